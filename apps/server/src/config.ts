@@ -1,0 +1,85 @@
+import path from 'node:path';
+
+/** Everything the server reads from its environment, checked once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Where PGlite, uploads, keys and the SMS outbox live; null keeps everything in memory (tests). */
+  dataDir: string | null;
+  databaseUrl: string | null;
+  publicUrl: string;
+  imagesHost: string;
+  demoSeed: boolean;
+  production: boolean;
+  /** Folder of the built web app (dist/client and dist/server); pages are off when missing. */
+  webDist: string;
+  rateLimit: { max: number; authMax: number };
+  smsProvider: 'simulator';
+  billingProvider: 'simulator';
+}
+
+export class ConfigError extends Error {}
+
+const readInt = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got '${raw}'.`);
+  return n;
+};
+
+const readBool = (env: NodeJS.ProcessEnv, name: string, fallback: boolean) => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be 1 or 0 (true or false), got '${raw}'.`);
+};
+
+const readUrl = (env: NodeJS.ProcessEnv, name: string, fallback: string) => {
+  const raw = env[name] || fallback;
+  try {
+    const url = new URL(raw);
+    if (!['http:', 'https:'].includes(url.protocol)) throw new Error();
+    return raw.replace(/\/$/, '');
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got '${raw}'.`);
+  }
+};
+
+const readChoice = <T extends string>(env: NodeJS.ProcessEnv, name: string, choices: T[]): T => {
+  const raw = env[name] || choices[0]!;
+  if (!choices.includes(raw as T))
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}, got '${raw}'.`);
+  return raw as T;
+};
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads and validates the configuration; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = readInt(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const publicUrl = readUrl(env, 'PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const databaseUrl = env.DATABASE_URL || null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`);
+  return {
+    port,
+    host,
+    dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
+    databaseUrl,
+    publicUrl,
+    imagesHost: readUrl(env, 'IMAGES_HOST', `${publicUrl}/images`),
+    demoSeed: readBool(env, 'DEMO_SEED', true),
+    production: env.NODE_ENV === 'production',
+    webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
+    rateLimit: {
+      max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
+    },
+    smsProvider: readChoice(env, 'SMS_PROVIDER', ['simulator']),
+    billingProvider: readChoice(env, 'BILLING_PROVIDER', ['simulator']),
+  };
+}

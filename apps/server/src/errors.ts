@@ -1,0 +1,126 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ResultCode } from '@kathamala/domain';
+
+/** An error a client caused or may see; its message is shown to the person as written. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string) => new AppError(404, ResultCode.notFound, message);
+export const unauthorized = (message = 'Please log in to continue.') =>
+  new AppError(401, ResultCode.unauthorized, message);
+export const forbidden = (message: string) => new AppError(403, ResultCode.forbidden, message);
+export const conflict = (message: string) => new AppError(409, ResultCode.conflict, message);
+export const invalid = (message: string) => new AppError(400, ResultCode.invalidInput, message);
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+const FIELD_WORDS: Record<string, string> = { page: 'page number', query: 'search text' };
+
+/** Turns a schema validation failure into one sentence a person understands. */
+export function describeValidation(errors: AjvError[], context: string | undefined): string {
+  const first = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
+  if (!first) return 'The request is not valid.';
+  const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const where = context === 'body' ? 'in the request body' : context === 'params' ? 'in the address' : '';
+  const name = (field: string) => `'${FIELD_WORDS[field] ? field : field}'`;
+  const field = path || (typeof first.params.missingProperty === 'string' ? first.params.missingProperty : '');
+  const label = field ? name(field) : 'The request';
+  const options = errors
+    .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
+    .map((e) => String(e.params.allowedValue));
+  switch (first.keyword) {
+    case 'required':
+      return `${name(String(first.params.missingProperty))} is required ${where}.`.replace(' .', '.');
+    case 'additionalProperties':
+      return `'${String(first.params.additionalProperty)}' is not a field this request accepts.`;
+    case 'type':
+      return first.params.type === 'integer' || first.params.type === 'number'
+        ? `${label} must be a whole number.`
+        : first.params.type === 'object'
+          ? 'The request body must be a JSON object.'
+          : `${label} must be ${first.params.type === 'string' ? 'text' : `a ${String(first.params.type)}`}.`;
+    case 'minimum':
+      return `${label} must be ${String(first.params.limit)} or more.`;
+    case 'maximum':
+      return `${label} must be ${String(first.params.limit)} or less.`;
+    case 'minLength':
+      return first.params.limit === 1
+        ? `${label} must not be empty.`
+        : `${label} must be at least ${String(first.params.limit)} characters long.`;
+    case 'maxLength':
+      return `${label} must be at most ${String(first.params.limit)} characters long.`;
+    case 'format':
+      return first.params.format === 'email'
+        ? `${label} must be a valid e-mail address.`
+        : `${label} is not in the expected format.`;
+    case 'pattern':
+      return `${label} contains characters that are not allowed.`;
+    case 'const':
+      return options.length > 1
+        ? `${label} must be one of: ${options.join(', ')}.`
+        : `${label} must be '${String(first.params.allowedValue)}'.`;
+    default:
+      return `${label} is not valid.`;
+  }
+}
+
+/** Every failure leaves as `{code, message}`; nothing a client sends produces a 500. */
+export function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ code: error.code, message: error.message });
+    }
+    if (error.validation) {
+      return reply.status(400).send({
+        code: ResultCode.invalidInput,
+        message: describeValidation(error.validation, error.validationContext),
+      });
+    }
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return reply
+          .status(413)
+          .send({ code: ResultCode.payloadTooLarge, message: 'The request is too large.' });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return reply.status(415).send({
+          code: ResultCode.invalidInput,
+          message: 'Send the request body as JSON (Content-Type: application/json).',
+        });
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return reply
+          .status(400)
+          .send({ code: ResultCode.invalidInput, message: 'The request body is empty.' });
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+        return reply
+          .status(400)
+          .send({ code: ResultCode.invalidInput, message: 'The request body is not valid JSON.' });
+    }
+    if (error.statusCode === 429) {
+      return reply.status(429).send({
+        code: ResultCode.tooManyRequests,
+        message: 'Too many requests. Please wait a minute and try again.',
+      });
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own client errors (bad JSON, bad header): keep the status, hide internals.
+      const message = error instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is not valid.';
+      return reply.status(error.statusCode).send({ code: ResultCode.invalidInput, message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ code: ResultCode.internal, message: 'Something went wrong on our side. Please try again.' });
+  });
+}

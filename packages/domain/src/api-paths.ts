@@ -1,0 +1,27 @@
+import { DEFAULT_PAGE } from './constants.ts';
+import type { SortBy } from './schemas/stories.ts';
+
+/**
+ * Canonical API paths. The server keys prefetched page data by these strings and the web
+ * client uses them as query keys, so both must build them the same way.
+ */
+export const apiPaths = {
+  listV2: (q: { page?: number; category?: string; sortBy?: SortBy; ongoing?: 'both' | 'true' | 'false' } = {}) =>
+    `/api/v1/story/listV2/?page=${q.page ?? DEFAULT_PAGE}&category=${encodeURIComponent(q.category ?? 'all')}&sortBy=${q.sortBy ?? 'rate'}&ongoing=${q.ongoing ?? 'both'}`,
+  upcoming: () => '/api/v1/story/list/upcoming/',
+  trending: () => '/api/v1/story/list/trending/',
+  premium: () => '/api/v1/story/premium/list/',
+  authorStories: (authorId: number) => `/api/v1/author/${authorId}/story/list/`,
+  search: (query: string, page = DEFAULT_PAGE) =>
+    `/api/v1/story/search/?query=${encodeURIComponent(query)}&page=${page}`,
+  preview: (storyId: number) => `/api/v1/story/${storyId}/preview/`,
+  part: (storyId: number, n: number) => `/api/v1/story/${storyId}/part/number/${n}`,
+  signup: () => '/api/v1/user/signup',
+  login: () => '/api/v1/user/login',
+  refresh: () => '/api/v1/user/refresh/token/',
+  logout: () => '/api/v1/user/logout',
+  changeUsername: () => '/api/v1/user/change-username',
+  me: () => '/api/v1/user/me',
+  categories: () => '/categories.json',
+  jwks: () => '/.well-known/jwks.json',
+} as const;

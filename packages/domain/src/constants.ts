@@ -1,0 +1,46 @@
+/** Business constants and limits of SPEC.md section 9, in one place. */
+
+export const FEE_RUPEES_PER_MONTH = 50;
+export const SHORT_CODES = { default: '77100', mobitel: '77011' } as const;
+export const DEFAULT_KEYWORD_PREFIX = 'REG';
+export const PRODUCT_KEYWORD = 'REG KATHAMALA';
+
+export const DEFAULT_PAGE = 1;
+export const DEFAULT_SORT = 'rate';
+export const PAGE_SIZE = 12;
+export const MAX_PAGE = 10_000;
+export const REFRESH_DEVICE_ID = 'web';
+export const COMMENT_PLATFORM = 'web';
+export const VIEW_MEDIUM = 'WEB';
+
+export const VIEW_AFTER_MS = 60_000;
+export const RATING_DEBOUNCE_MS = 500;
+export const MAX_RATING = 5;
+export const COMMENTS_SHOWN_INITIALLY = 5;
+export const EPISODES_PER_PAGE = 1;
+export const RELOAD_AFTER_SUBSCRIBE_MS = 2_000;
+export const USERNAME_DISPLAY_CHARS = 12;
+export const THOUSANDS_THRESHOLD = 1000;
+
+export const AUDIO_DEFAULT_VOLUME = 50;
+export const AUDIO_SEEK_STEP_S = 5;
+export const AUDIO_PROGRESS_MS = 1_000;
+
+export const NOTIFICATION_DRAWER_WIDTH = 260;
+export const AUDIO_MODAL_WIDTH = 320;
+export const SCREEN_GUARD_WIDTH_RATIO = 0.85;
+export const SCREEN_GUARD_HEIGHT_RATIO = 0.65;
+export const BREAKPOINTS = [575, 576, 768, 992, 1200, 1600] as const;
+
+export const STORY_KINDS = { text: 0, other2: 2, other3: 3 } as const;
+
+/** Limits on what a client may send; chosen here, not in SPEC.md. */
+export const LIMITS = {
+  bodyBytes: 64 * 1024,
+  searchQueryChars: 100,
+  emailChars: 254,
+  passwordMinChars: 8,
+  passwordMaxChars: 200,
+  usernameMinChars: 3,
+  usernameMaxChars: 30,
+} as const;

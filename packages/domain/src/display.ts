@@ -1,0 +1,29 @@
+import { MAX_RATING, THOUSANDS_THRESHOLD, USERNAME_DISPLAY_CHARS } from './constants.ts';
+import { graphemes, truncateGraphemes } from './text.ts';
+
+/** Displayed username: first letter capitalised, cut to 12 characters (SPEC.md 5). */
+export const displayUsername = (name: string): string => {
+  const parts = graphemes(truncateGraphemes(name.trim(), USERNAME_DISPLAY_CHARS));
+  if (parts.length === 0) return '';
+  parts[0] = parts[0]!.toLocaleUpperCase();
+  return parts.join('');
+};
+
+/** 1000 or more shows as thousands with two decimals and K: 1234 -> '1.23K' (SPEC.md 5). */
+export const formatCount = (n: number): string => {
+  if (!Number.isFinite(n)) return '0';
+  if (Math.abs(n) < THOUSANDS_THRESHOLD) return String(Math.trunc(n));
+  return `${(Math.trunc(n / 10) / 100).toFixed(2)}K`;
+};
+
+/** Caps a rating at 5 and snaps it to half steps, 0 at the least (SPEC.md 4, 5). */
+export const clampRating = (rating: number): number => {
+  if (!Number.isFinite(rating) || rating <= 0) return 0;
+  return Math.min(MAX_RATING, Math.round(rating * 2) / 2);
+};
+
+/** A comment's shown rating: rounded to halves, at most 4.5 unless exactly 5 (SPEC.md 5). */
+export const displayCommentRating = (rating: number): number => {
+  if (rating === MAX_RATING) return MAX_RATING;
+  return Math.min(4.5, clampRating(rating));
+};

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { canReadEpisode, episodeFooter, safeRedirect, wallFor, type Viewer } from './story-rules.ts';
+
+describe('canReadEpisode: every viewer against every kind of episode', () => {
+  const cases: [Viewer, boolean, boolean, boolean][] = [
+    // viewer, story members-only, episode members-only, may read
+    ['visitor', false, false, false],
+    ['visitor', true, false, false],
+    ['reader', false, false, true],
+    ['reader', true, false, false],
+    ['reader', false, true, false],
+    ['subscriber', false, false, true],
+    ['subscriber', true, false, true],
+    ['subscriber', false, true, true],
+  ];
+  it.each(cases)('%s, story locked %s, episode locked %s -> %s', (viewer, story, episode, may) =>
+    expect(canReadEpisode(viewer, { membersOnly: story }, { membersOnly: episode })).toBe(may),
+  );
+  it('shows visitors the login wall and non-members the subscription wall', () => {
+    expect(wallFor('visitor', { membersOnly: false })).toBe('login');
+    expect(wallFor('reader', { membersOnly: true })).toBe('subscribe');
+    expect(wallFor('subscriber', { membersOnly: true })).toBeNull();
+  });
+});
+
+describe('episodeFooter (SPEC.md 2)', () => {
+  it.each([
+    [0, true, 'english', 'To be continued'],
+    [0, false, 'english', 'The End'],
+    [0, true, 'sinhala', 'මතු සම්බන්ධයි'],
+    [0, false, 'sinhala', 'නිමි'],
+    [2, true, 'english', null],
+    [3, false, 'sinhala', null],
+  ] as const)('kind %i ongoing %s %s -> %s', (kind, ongoing, language, text) =>
+    expect(episodeFooter({ kind, ongoing, language })).toBe(text),
+  );
+});
+
+describe('safeRedirect', () => {
+  it.each([
+    ['/details/4/', '/details/4/'],
+    ['https://evil.example/', '/'],
+    ['//evil.example', '/'],
+    ['/\\evil.example', '/'],
+    [null, '/'],
+  ])('%j -> %j', (target, to) => expect(safeRedirect(target)).toBe(to));
+});

@@ -1,0 +1,56 @@
+import { STORY_KINDS } from './constants.ts';
+
+export type StoryLanguage = 'sinhala' | 'english';
+export type Viewer = 'visitor' | 'reader' | 'subscriber';
+
+/** Whether a viewer may receive an episode's text: the one paywall decision. */
+export const canReadEpisode = (
+  viewer: Viewer,
+  story: { membersOnly: boolean },
+  episode?: { membersOnly: boolean },
+): boolean => {
+  if (viewer === 'visitor') return false;
+  const locked = story.membersOnly || (episode?.membersOnly ?? false);
+  return !locked || viewer === 'subscriber';
+};
+
+/** Which wall a viewer sees instead of the text, or null when they may read. */
+export const wallFor = (
+  viewer: Viewer,
+  story: { membersOnly: boolean },
+): 'login' | 'subscribe' | null => {
+  if (viewer === 'visitor') return 'login';
+  if (story.membersOnly && viewer !== 'subscriber') return 'subscribe';
+  return null;
+};
+
+const FOOTERS = {
+  sinhala: { ongoing: 'මතු සම්බන්ධයි', finished: 'නිමි' },
+  english: { ongoing: 'To be continued', finished: 'The End' },
+} as const;
+
+/** The end-of-episode footer (SPEC.md 2); null for story kinds 2 and 3. */
+export const episodeFooter = (story: {
+  kind: number;
+  ongoing: boolean;
+  language: StoryLanguage;
+}): string | null => {
+  if (story.kind === STORY_KINDS.other2 || story.kind === STORY_KINDS.other3) return null;
+  const texts = story.language === 'sinhala' ? FOOTERS.sinhala : FOOTERS.english;
+  return story.ongoing ? texts.ongoing : texts.finished;
+};
+
+/** The cover of a story on the images host (SPEC.md 3). */
+export const coverUrl = (imagesHost: string, storyId: number): string =>
+  `${imagesHost.replace(/\/$/, '')}/story_cover_${storyId}.png`;
+
+/** The canonical details path of a story, with its trailing slash. */
+export const detailsPath = (storyId: number, partNumber?: number): string =>
+  partNumber ? `/details/${storyId}/${partNumber}/` : `/details/${storyId}/`;
+
+/** Only same-site paths may be redirect targets after login (no open redirects). */
+export const safeRedirect = (target: string | null | undefined, fallback = '/'): string => {
+  if (!target || !target.startsWith('/') || target.startsWith('//') || target.includes('\\'))
+    return fallback;
+  return target;
+};
