@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  apiPaths,
+  CATEGORIES,
+  ResultCode,
+  UI_LANG_COOKIE,
+  type BootData,
+  type ClientConfig,
+  type UiLang,
+} from '@kathamala/domain';
+import { AppError } from '../../errors.ts';
+import type { StoriesService } from '../stories/service.ts';
+import { composePage, type WebBuild } from './ssr.ts';
+
+/** Client-side routes that exist; anything else renders the app's 404 page with status 404. */
+const KNOWN_ROUTES = [/^\/$/, /^\/category\/?$/, /^\/details\/\d+(\/\d+)?\/?$/, /^\/(login|signup|account|search)\/?$/];
+
+const RENDER_CACHE_MS = 10_000;
+const RENDER_CACHE_MAX = 500;
+
+const uiLangOf = (request: FastifyRequest): UiLang => {
+  const match = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`).exec(request.headers.cookie ?? '');
+  return match?.[1] === 'si' ? 'si' : 'en';
+};
+
+/** Server-rendered pages: public pages get their data prefetched so their text is in the HTML. */
+export function pageRoutes(
+  app: FastifyInstance,
+  deps: { web: WebBuild | null; stories: StoriesService; config: ClientConfig },
+) {
+  // Rendered public pages are the same for every visitor, so a short cache spares React the work.
+  const cache = new Map<string, { at: number; status: number; html: string }>();
+
+  const prefetch = async (pathname: string, query: URLSearchParams): Promise<BootData['data'] & { status?: number }> => {
+    const data: Record<string, unknown> = {};
+    const trending = async () => (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
+    if (pathname === '/') {
+      await Promise.all([
+        (async () => (data[apiPaths.listV2()] = await deps.stories.list({ page: 1, category: 'all', sortBy: 'rate', ongoing: 'both' })))(),
+        trending(),
+        (async () => (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
+        (async () => (data[apiPaths.premium()] = { premium: await deps.stories.premium() }))(),
+      ]);
+    } else if (/^\/category\/?$/.test(pathname)) {
+      const wanted = query.get('c') ?? 'all';
+      const category = CATEGORIES.some((c) => c.slug === wanted) ? wanted : 'all';
+      data[apiPaths.categories()] = CATEGORIES;
+      data[apiPaths.listV2({ category })] = await deps.stories.list({ page: 1, category, sortBy: 'rate', ongoing: 'both' });
+    } else if (pathname.startsWith('/details/')) {
+      const storyId = Number(pathname.split('/')[2]);
+      try {
+        const preview = await deps.stories.preview(storyId, null);
+        data[apiPaths.preview(storyId)] = preview;
+        await Promise.all([
+          trending(),
+          (async () => (data[apiPaths.authorStories(preview.author.authorId)] = await deps.stories.byAuthor(preview.author.authorId)))(),
+        ]);
+      } catch (e) {
+        if (e instanceof AppError && e.code === ResultCode.notFound) return { ...data, status: 404 } as never;
+        throw e;
+      }
+    }
+    return data;
+  };
+
+  const render = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!deps.web) {
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet. Run `npm run build` (or `npm start`), then reload.');
+    }
+    const url = new URL(request.url, 'http://local');
+    const uiLang = uiLangOf(request);
+    const key = `${uiLang} ${url.pathname}${url.search}`;
+    const hit = cache.get(key);
+    if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPage(reply, hit.status, hit.html);
+
+    const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
+    const { status: dataStatus, ...data } = known ? await prefetch(url.pathname, url.searchParams) : ({} as { status?: number });
+    const boot: BootData = { config: deps.config, data, uiLang, status: known ? (dataStatus ?? 200) : 404 };
+    const rendered = await deps.web.render(url.pathname + url.search, boot);
+    const html = composePage(deps.web.template, boot, rendered);
+    if (cache.size >= RENDER_CACHE_MAX) cache.clear();
+    cache.set(key, { at: Date.now(), status: rendered.status, html });
+    return sendPage(reply, rendered.status, html);
+  };
+
+  app.get('/', { schema: { hide: true } }, render);
+  app.get('/category', { schema: { hide: true } }, render);
+  app.get('/details/:storyId/', { schema: { hide: true } }, render);
+  app.get('/details/:storyId/:partId/', { schema: { hide: true } }, render);
+  return render;
+}
+
+const sendPage = (reply: FastifyReply, status: number, html: string) =>
+  reply
+    .status(status)
+    .header('cache-control', 'public, max-age=0, must-revalidate')
+    .header('vary', 'Cookie')
+    .type('text/html; charset=utf-8')
+    .send(html);

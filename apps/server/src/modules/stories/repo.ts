@@ -1,0 +1,171 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { SortBy, StoryListItem } from '@kathamala/domain';
+import type { Db } from '../../db/client.ts';
+
+/** The product's own billing app, used for authors without one of their own. */
+export const PRODUCT_APP_ID = 'APP_KATHAMALA';
+
+const published = sql`(s.release_at is null or s.release_at <= now())`;
+
+const listColumns = sql`
+  s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly", s.ongoing,
+  s.language, s.category, s.reads, s.rating, a.id as "authorId", a.name as "authorName",
+  (select count(*) from episodes e where e.story_id = s.id and e.published_at <= now())::int as "numberOfparts"`;
+
+interface ListRow {
+  storyId: number;
+  title: string;
+  description: string;
+  kind: 0 | 2 | 3;
+  membersOnly: boolean;
+  ongoing: boolean;
+  language: 'sinhala' | 'english';
+  category: string;
+  reads: number;
+  rating: number;
+  authorId: number;
+  authorName: string;
+  numberOfparts: number;
+  total?: number;
+}
+
+const toItem = (r: ListRow): StoryListItem => ({
+  storyId: r.storyId,
+  title: r.title,
+  description: r.description,
+  kind: Number(r.kind) as 0 | 2 | 3,
+  membersOnly: r.membersOnly,
+  ongoing: r.ongoing,
+  language: r.language,
+  category: r.category,
+  author: { authorId: r.authorId, name: r.authorName },
+  reads: Number(r.reads),
+  rating: Number(r.rating),
+  numberOfparts: Number(r.numberOfparts),
+});
+
+const ORDER: Record<SortBy, SQL> = {
+  rate: sql`s.rating desc, s.reads desc, s.id desc`,
+  new: sql`coalesce(s.release_at, s.created_at) desc, s.id desc`,
+  reads: sql`s.reads desc, s.id desc`,
+};
+
+/** How close a mistyped title or author name must be to match: 'lantren' finds 'Lantern' (0.5). */
+const TYPO_SIMILARITY = 0.45;
+
+/** Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left. */
+export const toPrefixQuery = (key: string): string | null => {
+  const words = key
+    .split(/\s+/)
+    .map((w) => w.replace(/[&|!():*<>'\\]/g, ''))
+    .filter(Boolean)
+    .slice(0, 8);
+  return words.length ? words.map((w) => `'${w}':*`).join(' & ') : null;
+};
+
+/** Queries behind story lists, search and details. */
+export const storiesRepo = (db: Db) => {
+  const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+
+  const page = async (where: SQL, order: SQL, limit: number, offset: number) => {
+    const found = await rows<ListRow>(sql`
+      select ${listColumns}, count(*) over ()::int as total
+      from stories s join authors a on a.id = s.author_id
+      where ${published} and ${where}
+      order by ${order} limit ${limit} offset ${offset}`);
+    return { items: found.map(toItem), total: Number(found[0]?.total ?? 0) };
+  };
+
+  return {
+    list: (q: { category: string; sortBy: SortBy; ongoing: 'both' | 'true' | 'false'; limit: number; offset: number }) =>
+      page(
+        sql`${q.category === 'all' ? sql`true` : sql`s.category = ${q.category}`}
+          and ${q.ongoing === 'both' ? sql`true` : sql`s.ongoing = ${q.ongoing === 'true'}`}`,
+        ORDER[q.sortBy],
+        q.limit,
+        q.offset,
+      ),
+
+    premium: (limit: number) => page(sql`s.members_only`, ORDER.rate, limit, 0),
+
+    byAuthor: (authorId: number, limit: number) => page(sql`s.author_id = ${authorId}`, ORDER.new, limit, 0),
+
+    /** Reads weighted by age, so a story that is read a lot now beats an old favourite. */
+    trending: (limit: number) =>
+      page(
+        sql`true`,
+        sql`s.reads / power(extract(epoch from (now() - s.updated_at)) / 86400 + 2, 1.5) desc, s.id desc`,
+        limit,
+        0,
+      ),
+
+    upcoming: (limit: number) =>
+      rows<{ storyId: number; title: string; description: string; language: 'sinhala' | 'english'; authorId: number; authorName: string; releaseAt: Date | string }>(sql`
+        select s.id as "storyId", s.title, s.description, s.language, a.id as "authorId",
+          a.name as "authorName", s.release_at as "releaseAt"
+        from stories s join authors a on a.id = s.author_id
+        where s.release_at > now() order by s.release_at, s.id limit ${limit}`),
+
+    search: (key: string, limit: number, offset: number) => {
+      const tsquery = toPrefixQuery(key);
+      const match = tsquery
+        ? sql`s.search_doc @@ to_tsquery('simple', ${tsquery})`
+        : sql`false`;
+      const rank = tsquery ? sql`ts_rank(s.search_doc, to_tsquery('simple', ${tsquery}))` : sql`0`;
+      return page(
+        sql`(${match} or word_similarity(${key}, fold_key(s.title)) >= ${TYPO_SIMILARITY}
+          or word_similarity(${key}, fold_key(a.name)) >= ${TYPO_SIMILARITY})`,
+        sql`${rank} + greatest(word_similarity(${key}, fold_key(s.title)), word_similarity(${key}, fold_key(a.name))) desc, s.reads desc, s.id desc`,
+        limit,
+        offset,
+      );
+    },
+
+    authorName: async (authorId: number) =>
+      (await rows<{ name: string }>(sql`select name from authors where id = ${authorId}`))[0]?.name,
+
+    story: async (storyId: number) =>
+      (
+        await rows<{
+          storyId: number; title: string; description: string; kind: number; membersOnly: boolean;
+          ongoing: boolean; language: 'sinhala' | 'english'; category: string; reads: number; rating: number;
+          seriesId: number | null; released: boolean; authorId: number; authorName: string;
+          appId: string; keyword: string; numberOfparts: number;
+        }>(sql`
+        select s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly",
+          s.ongoing, s.language, s.category, s.reads, s.rating, s.series_id as "seriesId",
+          ${published} as released, a.id as "authorId", a.name as "authorName",
+          b.app_id as "appId", b.keyword,
+          (select count(*) from episodes e where e.story_id = s.id and e.published_at <= now())::int as "numberOfparts"
+        from stories s join authors a on a.id = s.author_id
+          join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
+        where s.id = ${storyId}`)
+      )[0],
+
+    part: async (storyId: number, partNumber: number, withContent: boolean) =>
+      (
+        await rows<{ episodeId: number; partNumber: number; title: string; membersOnly: boolean; content?: string }>(sql`
+        select id as "episodeId", part_number as "partNumber", title, members_only as "membersOnly"
+          ${withContent ? sql`, content` : sql``}
+        from episodes where story_id = ${storyId} and part_number = ${partNumber} and published_at <= now()`)
+      )[0],
+
+    seasons: async (seriesId: number) =>
+      (await rows<{ id: number }>(sql`select id from stories where series_id = ${seriesId} and ${sql.raw('(release_at is null or release_at <= now())')} order by season, id`)).map((r) => r.id),
+
+    isSubscribed: async (userId: number, appId: string) =>
+      (await rows(sql`select 1 from subscriptions where user_id = ${userId} and app_id = ${appId} and status = 'active' limit 1`)).length > 0,
+
+    /** Rebuilds the full-text document of one story, or of all when no id is given. */
+    refreshSearchDoc: (storyId?: number) =>
+      db.execute(sql`
+        update stories s set search_doc =
+          setweight(to_tsvector('simple', fold_key(s.title)), 'A') ||
+          setweight(to_tsvector('simple', fold_key(a.name)), 'A') ||
+          setweight(to_tsvector('simple', fold_key(s.description)), 'B') ||
+          setweight(to_tsvector('simple', fold_key(coalesce(
+            (select string_agg(e.title || ' ' || e.content, ' ') from episodes e where e.story_id = s.id), ''))), 'D')
+        from authors a where a.id = s.author_id ${storyId ? sql`and s.id = ${storyId}` : sql``}`),
+  };
+};
+export type StoriesRepo = ReturnType<typeof storiesRepo>;

@@ -1,0 +1,118 @@
+import {
+  PAGE_SIZE,
+  ResultCode,
+  toSearchKey,
+  type ListQuery,
+  type StoryDetails,
+  type StoryPage,
+  type TrendingItem,
+  type UpcomingItem,
+} from '@kathamala/domain';
+import { AppError, notFound } from '../../errors.ts';
+import type { Viewer } from '../auth/service.ts';
+import { mayReadEpisode } from './policy.ts';
+import type { StoriesRepo } from './repo.ts';
+
+const SHORT_LIST = 12;
+
+/** Reading: lists, search and the story details a viewer may see. */
+export function storiesService(repo: StoriesRepo) {
+  const pageOf = (page: number, found: { items: StoryPage['stories']; total: number }): StoryPage => ({
+    stories: found.items,
+    page,
+    pageSize: PAGE_SIZE,
+    total: found.total,
+  });
+
+  const details = async (
+    storyId: number,
+    partNumber: number,
+    viewer: Viewer | null,
+    wantText: boolean,
+  ): Promise<StoryDetails> => {
+    const story = await repo.story(storyId);
+    if (!story) throw notFound('We could not find that story. It may have been removed.');
+    if (wantText && !story.released) throw notFound('This story is not out yet. Come back on its release day.');
+    const part = story.numberOfparts > 0 ? await repo.part(storyId, partNumber, false) : undefined;
+    if (!part && (wantText || partNumber > 1))
+      throw notFound(`This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`);
+    const subscribed = viewer ? await repo.isSubscribed(viewer.userId, story.appId) : false;
+    let content: string | undefined;
+    if (wantText && part) {
+      if (!mayReadEpisode(viewer, subscribed, story, part))
+        throw new AppError(403, ResultCode.subscriptionRequired, 'This story is for members. Subscribe to read it.');
+      content = (await repo.part(storyId, partNumber, true))?.content;
+    }
+    return {
+      story: {
+        storyId: story.storyId,
+        title: story.title,
+        description: story.description,
+        kind: Number(story.kind) as 0 | 2 | 3,
+        membersOnly: story.membersOnly,
+        ongoing: story.ongoing,
+        language: story.language,
+        category: story.category,
+        reads: Number(story.reads),
+        rating: Number(story.rating),
+      },
+      series: story.seriesId ? [story.seriesId, ...(await repo.seasons(story.seriesId))] : [],
+      part: part
+        ? { ...part, ...(content === undefined ? {} : { content }) }
+        : { partNumber: 1, title: '', episodeId: 0, membersOnly: story.membersOnly },
+      author: { authorId: story.authorId, name: story.authorName, appId: story.appId, keyword: story.keyword },
+      audioBooks: [],
+      numberOfparts: story.numberOfparts,
+      subscribed,
+      userRating: null,
+      bookmarked: false,
+      alertEnabled: false,
+    };
+  };
+
+  return {
+    list: async (q: ListQuery) =>
+      pageOf(q.page, await repo.list({ ...q, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE })),
+
+    search: async (query: string, page: number) => {
+      const key = toSearchKey(query);
+      if (!key) return pageOf(page, { items: [], total: 0 });
+      return pageOf(page, await repo.search(key, PAGE_SIZE, (page - 1) * PAGE_SIZE));
+    },
+
+    trending: async (): Promise<TrendingItem[]> =>
+      (await repo.trending(8)).items.map((s) => ({
+        storyId: s.storyId,
+        title: s.title,
+        author: s.author.name,
+        reads: s.reads,
+        description: s.description,
+        language: s.language,
+      })),
+
+    upcoming: async (): Promise<UpcomingItem[]> =>
+      (await repo.upcoming(SHORT_LIST)).map((r) => ({
+        storyId: r.storyId,
+        title: r.title,
+        description: r.description,
+        language: r.language,
+        author: { authorId: r.authorId, name: r.authorName },
+        releaseDate: new Date(r.releaseAt).toISOString(),
+      })),
+
+    premium: async () => (await repo.premium(SHORT_LIST)).items,
+
+    byAuthor: async (authorId: number) => {
+      const name = await repo.authorName(authorId);
+      if (name === undefined) throw notFound('We could not find that author.');
+      return { author: { authorId, name }, stories: (await repo.byAuthor(authorId, 50)).items };
+    },
+
+    /** The details without episode text, for anyone. */
+    preview: (storyId: number, viewer: Viewer | null) => details(storyId, 1, viewer, false),
+
+    /** The details with the text of part n, for a viewer allowed to read it. */
+    part: (storyId: number, n: number, viewer: Viewer) => details(storyId, n, viewer, true),
+  };
+}
+export type StoriesService = ReturnType<typeof storiesService>;

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { unauthorized } from '../errors.ts';
+import type { AuthService, Viewer } from '../modules/auth/service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in user, or null for a visitor; set before any handler runs. */
+    viewer: Viewer | null;
+  }
+  interface FastifyContextConfig {
+    /** 'required': 401 without a valid token; default 'optional'. */
+    auth?: 'required' | 'optional';
+  }
+}
+
+const bearer = (request: FastifyRequest): string | null => {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match ? match[1]! : '';
+};
+
+/** Resolves the viewer from the bearer token; a presented but bad token is a 401 everywhere. */
+export function installAuth(app: FastifyInstance, auth: AuthService) {
+  app.decorateRequest('viewer', null);
+  app.addHook('onRequest', async (request) => {
+    const token = bearer(request);
+    const required = request.routeOptions.config?.auth === 'required';
+    if (token === null) {
+      if (required) throw unauthorized();
+      return;
+    }
+    const viewer = token ? await auth.viewerFromToken(token) : null;
+    if (!viewer) throw unauthorized('Your session has ended. Please log in again.');
+    request.viewer = viewer;
+  });
+}
+
+/** The viewer of a route declared with `auth: 'required'`. */
+export const requireViewer = (request: FastifyRequest): Viewer => {
+  if (!request.viewer) throw unauthorized();
+  return request.viewer;
+};
