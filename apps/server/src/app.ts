@@ -14,6 +14,7 @@ import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
 import { installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
+import { installResponseCache } from './plugins/response-cache.ts';
 import { loadTokenKeys } from './auth/keys.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
@@ -34,14 +35,20 @@ export interface BuiltApp {
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
-export async function buildApp(config: Config, opts: { inMemory?: boolean; logger?: boolean } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: Config,
+  opts: { inMemory?: boolean; logger?: boolean } = {},
+): Promise<BuiltApp> {
   const memory = opts.inMemory ?? false;
   if (!memory && config.dataDir) fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: memory || !config.dataDir ? null : path.join(config.dataDir, 'pglite'),
   });
-  const storage = memory || !config.dataDir ? memoryStorage() : localStorage(path.join(config.dataDir, 'objects'));
+  const storage =
+    memory || !config.dataDir
+      ? memoryStorage()
+      : localStorage(path.join(config.dataDir, 'objects'));
   const keys = await loadTokenKeys(memory ? null : config.dataDir);
   await ensureReferenceData(database.db);
   if (config.demoSeed) await seedDemo(database.db, storage);
@@ -51,12 +58,25 @@ export async function buildApp(config: Config, opts: { inMemory?: boolean; logge
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     trustProxy: false,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true } },
+    ajv: {
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+      },
+    },
   });
 
   // Ecosystem plugins first.
   await app.register(swagger, {
-    openapi: { info: { title: 'Kathamala API', version: '1.0.0', description: 'Serialized Sinhala and English fiction.' } },
+    openapi: {
+      info: {
+        title: 'Kathamala API',
+        version: '1.0.0',
+        description: 'Serialized Sinhala and English fiction.',
+      },
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   await app.register(rateLimit, {
@@ -75,6 +95,7 @@ export async function buildApp(config: Config, opts: { inMemory?: boolean; logge
   installErrorHandling(app);
   const auth = authService(authRepo(database.db), keys);
   installAuth(app, auth);
+  installResponseCache(app);
 
   // Modules.
   const repo = storiesRepo(database.db);
@@ -92,7 +113,10 @@ export async function buildApp(config: Config, opts: { inMemory?: boolean; logge
       index: false,
       setHeaders: (res, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.setHeader(
+          'cache-control',
+          hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
       },
     });
   }
@@ -103,9 +127,14 @@ export async function buildApp(config: Config, opts: { inMemory?: boolean; logge
   });
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html');
+    const isPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
+      (request.headers.accept ?? '').includes('text/html');
     if (isPage) return renderPage(request, reply);
-    return reply.status(404).send({ code: ResultCode.notFound, message: 'There is nothing at this address.' });
+    return reply
+      .status(404)
+      .send({ code: ResultCode.notFound, message: 'There is nothing at this address.' });
   });
 
   app.addHook('onClose', async () => database.close());

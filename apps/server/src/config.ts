@@ -20,7 +20,13 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const readInt = (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) => {
+const readInt = (
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+) => {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -61,7 +67,11 @@ const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = readInt(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const publicUrl = readUrl(env, 'PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  const publicUrl = readUrl(
+    env,
+    'PUBLIC_URL',
+    `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+  );
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`);

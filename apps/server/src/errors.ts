@@ -33,16 +33,21 @@ export function describeValidation(errors: AjvError[], context: string | undefin
   const first = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
   if (!first) return 'The request is not valid.';
   const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const where = context === 'body' ? 'in the request body' : context === 'params' ? 'in the address' : '';
+  const where =
+    context === 'body' ? 'in the request body' : context === 'params' ? 'in the address' : '';
   const name = (field: string) => `'${FIELD_WORDS[field] ? field : field}'`;
-  const field = path || (typeof first.params.missingProperty === 'string' ? first.params.missingProperty : '');
+  const field =
+    path || (typeof first.params.missingProperty === 'string' ? first.params.missingProperty : '');
   const label = field ? name(field) : 'The request';
   const options = errors
     .filter((e) => e.keyword === 'const' && e.instancePath === first.instancePath)
     .map((e) => String(e.params.allowedValue));
   switch (first.keyword) {
     case 'required':
-      return `${name(String(first.params.missingProperty))} is required ${where}.`.replace(' .', '.');
+      return `${name(String(first.params.missingProperty))} is required ${where}.`.replace(
+        ' .',
+        '.',
+      );
     case 'additionalProperties':
       return `'${String(first.params.additionalProperty)}' is not a field this request accepts.`;
     case 'type':
@@ -115,12 +120,16 @@ export function installErrorHandling(app: FastifyInstance) {
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own client errors (bad JSON, bad header): keep the status, hide internals.
-      const message = error instanceof SyntaxError ? 'The request body is not valid JSON.' : 'The request is not valid.';
+      const message =
+        error instanceof SyntaxError
+          ? 'The request body is not valid JSON.'
+          : 'The request is not valid.';
       return reply.status(error.statusCode).send({ code: ResultCode.invalidInput, message });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({ code: ResultCode.internal, message: 'Something went wrong on our side. Please try again.' });
+    return reply.status(500).send({
+      code: ResultCode.internal,
+      message: 'Something went wrong on our side. Please try again.',
+    });
   });
 }

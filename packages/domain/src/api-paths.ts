@@ -6,7 +6,14 @@ import type { SortBy } from './schemas/stories.ts';
  * client uses them as query keys, so both must build them the same way.
  */
 export const apiPaths = {
-  listV2: (q: { page?: number; category?: string; sortBy?: SortBy; ongoing?: 'both' | 'true' | 'false' } = {}) =>
+  listV2: (
+    q: {
+      page?: number;
+      category?: string;
+      sortBy?: SortBy;
+      ongoing?: 'both' | 'true' | 'false';
+    } = {},
+  ) =>
     `/api/v1/story/listV2/?page=${q.page ?? DEFAULT_PAGE}&category=${encodeURIComponent(q.category ?? 'all')}&sortBy=${q.sortBy ?? 'rate'}&ongoing=${q.ongoing ?? 'both'}`,
   upcoming: () => '/api/v1/story/list/upcoming/',
   trending: () => '/api/v1/story/list/trending/',

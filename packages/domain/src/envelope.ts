@@ -18,8 +18,7 @@ export const ResultCode = {
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 
 /** `{code: 0, object}`: the success envelope of every API answer. */
-export const Ok = <T extends TSchema>(object: T) =>
-  Type.Object({ code: Type.Literal(0), object });
+export const Ok = <T extends TSchema>(object: T) => Type.Object({ code: Type.Literal(0), object });
 
 /** `{code, message}`: every failure, with a sentence a person understands. */
 export const ErrorBody = Type.Object({

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { canReadEpisode, episodeFooter, safeRedirect, wallFor, type Viewer } from './story-rules.ts';
+import {
+  canReadEpisode,
+  episodeFooter,
+  safeRedirect,
+  wallFor,
+  type Viewer,
+} from './story-rules.ts';
 
 describe('canReadEpisode: every viewer against every kind of episode', () => {
   const cases: [Viewer, boolean, boolean, boolean][] = [

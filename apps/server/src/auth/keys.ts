@@ -31,7 +31,10 @@ async function loadOrCreate(dir: string | null): Promise<{ privateJwk: JWK; publ
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
   }
-  const { privateKey, publicKey } = await generateKeyPair(ALG, { crv: 'Ed25519', extractable: true });
+  const { privateKey, publicKey } = await generateKeyPair(ALG, {
+    crv: 'Ed25519',
+    extractable: true,
+  });
   const pair = { privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
   if (file) {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });

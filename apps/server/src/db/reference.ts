@@ -10,7 +10,10 @@ export async function ensureReferenceData(db: Db) {
     await db
       .insert(categories)
       .values({ slug: c.slug, nameEn: c.name.en, nameSi: c.name.si })
-      .onConflictDoUpdate({ target: categories.slug, set: { nameEn: sql`excluded.name_en`, nameSi: sql`excluded.name_si` } });
+      .onConflictDoUpdate({
+        target: categories.slug,
+        set: { nameEn: sql`excluded.name_en`, nameSi: sql`excluded.name_si` },
+      });
   }
   await db
     .insert(billingApps)

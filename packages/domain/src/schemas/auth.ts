@@ -11,7 +11,10 @@ export const Username = Type.String({
 export const SignupBody = Type.Object(
   {
     email: Email,
-    password: Type.String({ minLength: LIMITS.passwordMinChars, maxLength: LIMITS.passwordMaxChars }),
+    password: Type.String({
+      minLength: LIMITS.passwordMinChars,
+      maxLength: LIMITS.passwordMaxChars,
+    }),
     username: Username,
   },
   { additionalProperties: false },
@@ -28,7 +31,10 @@ export const RefreshBody = Type.Object(
   { deviceId: Type.Literal(REFRESH_DEVICE_ID) },
   { additionalProperties: false },
 );
-export const ChangeUsernameBody = Type.Object({ username: Username }, { additionalProperties: false });
+export const ChangeUsernameBody = Type.Object(
+  { username: Username },
+  { additionalProperties: false },
+);
 
 export const TokenAnswer = Type.Object({ accesstoken: Type.String() });
 export const UsernameAnswer = Type.Object({ username: Type.String() });

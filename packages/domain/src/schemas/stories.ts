@@ -21,7 +21,11 @@ export const StoryListItem = Type.Object({
 });
 export type StoryListItem = Static<typeof StoryListItem>;
 
-export const SortBy = Type.Union([Type.Literal('rate'), Type.Literal('new'), Type.Literal('reads')]);
+export const SortBy = Type.Union([
+  Type.Literal('rate'),
+  Type.Literal('new'),
+  Type.Literal('reads'),
+]);
 export type SortBy = Static<typeof SortBy>;
 export const OngoingFilter = Type.Union([
   Type.Literal('both'),
@@ -31,14 +35,12 @@ export const OngoingFilter = Type.Union([
 
 const Page = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 });
 
-export const ListQuery = Type.Object(
-  {
-    page: Page,
-    category: Type.String({ default: 'all', pattern: '^[a-z0-9-]{1,40}$' }),
-    sortBy: Type.Union([SortBy], { default: 'rate' }),
-    ongoing: Type.Union([OngoingFilter], { default: 'both' }),
-  },
-);
+export const ListQuery = Type.Object({
+  page: Page,
+  category: Type.String({ default: 'all', pattern: '^[a-z0-9-]{1,40}$' }),
+  sortBy: Type.Union([SortBy], { default: 'rate' }),
+  ongoing: Type.Union([OngoingFilter], { default: 'both' }),
+});
 export type ListQuery = Static<typeof ListQuery>;
 
 const Paging = {
@@ -50,12 +52,10 @@ const Paging = {
 export const StoryPage = Type.Object({ stories: Type.Array(StoryListItem), ...Paging });
 export type StoryPage = Static<typeof StoryPage>;
 
-export const SearchQuery = Type.Object(
-  {
-    query: Type.String({ minLength: 1, maxLength: LIMITS.searchQueryChars }),
-    page: Page,
-  },
-);
+export const SearchQuery = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: LIMITS.searchQueryChars }),
+  page: Page,
+});
 
 export const TrendingItem = Type.Object({
   storyId: Type.Integer(),
@@ -79,7 +79,10 @@ export const UpcomingItem = Type.Object({
 export type UpcomingItem = Static<typeof UpcomingItem>;
 export const UpcomingList = Type.Object({ upcomingStories: Type.Array(UpcomingItem) });
 export const PremiumList = Type.Object({ premium: Type.Array(StoryListItem) });
-export const AuthorStoryList = Type.Object({ author: AuthorRef, stories: Type.Array(StoryListItem) });
+export const AuthorStoryList = Type.Object({
+  author: AuthorRef,
+  stories: Type.Array(StoryListItem),
+});
 
 export const StoryIdParams = Type.Object({ id: IdParam }, { additionalProperties: false });
 export const PartParams = Type.Object(

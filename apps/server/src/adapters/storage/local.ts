@@ -2,7 +2,12 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { assertSafeKey, type ObjectStorage } from './types.ts';
 
-const TYPES: Record<string, string> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.webp': 'image/webp', '.mp3': 'audio/mpeg' };
+const TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.mp3': 'audio/mpeg',
+};
 
 /** Files on local disk under DATA_DIR/objects: the default store. */
 export function localStorage(root: string): ObjectStorage {
@@ -29,7 +34,10 @@ export function localStorage(root: string): ObjectStorage {
       }
     },
     async has(key) {
-      return fs.access(file(key)).then(() => true, () => false);
+      return fs.access(file(key)).then(
+        () => true,
+        () => false,
+      );
     },
   };
 }

@@ -16,7 +16,10 @@ const PALETTES = [
 ];
 
 const escapeXml = (s: string) =>
-  s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
+  s.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!,
+  );
 
 /** Splits a title into lines of about `width` characters, on spaces. */
 const wrap = (text: string, width: number) => {
@@ -33,7 +36,11 @@ const wrap = (text: string, width: number) => {
 };
 
 /** Draws a story cover (layered hills, a sun, the title and author) as a PNG. */
-export async function renderCover(input: { key: string; title: string; author: string }): Promise<Buffer> {
+export async function renderCover(input: {
+  key: string;
+  title: string;
+  author: string;
+}): Promise<Buffer> {
   const hash = createHash('sha256').update(input.key).digest();
   const [deep, mid, light] = PALETTES[hash[0]! % PALETTES.length]!;
   const sunX = 80 + (hash[1]! % 240);
@@ -58,5 +65,7 @@ export async function renderCover(input: { key: string; title: string; author: s
   ${hills}${title}
   <text x="32" y="565" class="a">${escapeXml(input.author)}</text>
 </svg>`;
-  return sharp(Buffer.from(svg)).png({ palette: true, quality: 90, compressionLevel: 9 }).toBuffer();
+  return sharp(Buffer.from(svg))
+    .png({ palette: true, quality: 90, compressionLevel: 9 })
+    .toBuffer();
 }

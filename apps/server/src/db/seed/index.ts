@@ -5,7 +5,15 @@ import { toStored } from '@kathamala/domain';
 import type { ObjectStorage } from '../../adapters/storage/types.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
-import { authors, billingApps, episodes, series, stories, subscriptions, users } from '../schema.ts';
+import {
+  authors,
+  billingApps,
+  episodes,
+  series,
+  stories,
+  subscriptions,
+  users,
+} from '../schema.ts';
 import { PRODUCT_APP_ID, storiesRepo } from '../../modules/stories/repo.ts';
 import { renderCover } from './covers.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
@@ -47,8 +55,15 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
 
   const authorIds = new Map<string, { id: number; name: string }>();
   for (const a of [...sinhalaAuthors, ...englishAuthors]) {
-    if (a.app) await db.insert(billingApps).values({ appId: a.app.appId, name: a.name, keyword: a.app.keyword }).onConflictDoNothing();
-    const [user] = await db.insert(users).values({ email: a.email, passwordHash, username: toStored(a.name), isAuthor: true }).returning();
+    if (a.app)
+      await db
+        .insert(billingApps)
+        .values({ appId: a.app.appId, name: a.name, keyword: a.app.keyword })
+        .onConflictDoNothing();
+    const [user] = await db
+      .insert(users)
+      .values({ email: a.email, passwordHash, username: toStored(a.name), isAuthor: true })
+      .returning();
     const [author] = await db
       .insert(authors)
       .values({ userId: user!.id, name: toStored(a.name), appId: a.app?.appId ?? null })
@@ -57,10 +72,15 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
   }
 
   await db.insert(users).values({ email: DEMO_READER, passwordHash, username: 'Kasun' });
-  const [member] = await db.insert(users).values({ email: DEMO_MEMBER, passwordHash, username: 'Tharushi' }).returning();
+  const [member] = await db
+    .insert(users)
+    .values({ email: DEMO_MEMBER, passwordHash, username: 'Tharushi' })
+    .returning();
   const apps = await db.select({ appId: billingApps.appId }).from(billingApps);
   for (const app of apps)
-    await db.insert(subscriptions).values({ userId: member!.id, appId: app.appId, mobile: '94770000001', status: 'active' });
+    await db
+      .insert(subscriptions)
+      .values({ userId: member!.id, appId: app.appId, mobile: '94770000001', status: 'active' });
 
   const seriesIds = new Map<string, number>();
   const now = Date.now();
@@ -72,14 +92,19 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
     if (s.series) {
       seriesId = seriesIds.get(s.series.key) ?? null;
       if (!seriesId) {
-        const [row] = await db.insert(series).values({ title: toStored(s.series.title) }).returning();
+        const [row] = await db
+          .insert(series)
+          .values({ title: toStored(s.series.title) })
+          .returning();
         seriesId = row!.id;
         seriesIds.set(s.series.key, seriesId);
       }
     }
     const upcoming = (s.releaseInDays ?? 0) > 0;
     // Spread past releases over the last weeks so 'new' and 'trending' have an order.
-    const releaseAt = new Date(upcoming ? now + s.releaseInDays! * DAY : now - (index + 1) * 2 * DAY);
+    const releaseAt = new Date(
+      upcoming ? now + s.releaseInDays! * DAY : now - (index + 1) * 2 * DAY,
+    );
     const [story] = await db
       .insert(stories)
       .values({
@@ -97,7 +122,9 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
         reads: s.reads,
         rating: s.rating,
         createdAt: releaseAt,
-        updatedAt: upcoming ? new Date(now) : new Date(releaseAt.getTime() + s.episodes.length * DAY / 2),
+        updatedAt: upcoming
+          ? new Date(now)
+          : new Date(releaseAt.getTime() + (s.episodes.length * DAY) / 2),
       })
       .returning();
     await db.insert(episodes).values(
@@ -110,7 +137,11 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
         publishedAt: upcoming ? releaseAt : new Date(releaseAt.getTime() + (i * DAY) / 2),
       })),
     );
-    await storage.put(`covers/story_cover_${story!.id}.png`, await coverFor(s, author.name), 'image/png');
+    await storage.put(
+      `covers/story_cover_${story!.id}.png`,
+      await coverFor(s, author.name),
+      'image/png',
+    );
   }
   await storiesRepo(db).refreshSearchDoc();
   return true;

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalJWKSet, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, SignJWT } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+} from 'jose';
 import { createTestApp, bearer, type TestApp } from '../../test/helpers.ts';
 import { DEMO_PASSWORD } from '../../db/seed/index.ts';
 
@@ -18,7 +25,11 @@ const signupBody = (over: Record<string, unknown> = {}) => ({
 
 describe('signup and login', () => {
   it('signs a reader up and the token verifies against the published JWKS', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: signupBody({ username: 'Amaya' }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: signupBody({ username: 'Amaya' }),
+    });
     expect(res.statusCode).toBe(200);
     const token = res.json().object.accesstoken;
     const jwks = (await t.app.inject('/.well-known/jwks.json')).json();
@@ -31,15 +42,30 @@ describe('signup and login', () => {
 
   it('refuses a second account with the same e-mail, whatever its case', async () => {
     const body = signupBody();
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: body })).statusCode).toBe(200);
-    const again = await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: { ...body, email: body.email.toUpperCase() } });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: body }))
+        .statusCode,
+    ).toBe(200);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: { ...body, email: body.email.toUpperCase() },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already exists/);
   });
 
   it('gives one message for a wrong password and an unknown e-mail', async () => {
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'reader@demo.kathamala.lk', password: 'nope-nope' } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'nobody@example.com', password: 'nope-nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { email: 'reader@demo.kathamala.lk', password: 'nope-nope' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { email: 'nobody@example.com', password: 'nope-nope' },
+    });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual(unknown.json());
@@ -52,15 +78,34 @@ describe('signup and login', () => {
   });
 
   it('rejects weak input with a sentence and creates nothing', async () => {
-    const short = await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: signupBody({ password: 'short', email: 'weak@example.com' }) });
+    const short = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: signupBody({ password: 'short', email: 'weak@example.com' }),
+    });
     expect(short.statusCode).toBe(400);
-    expect(short.json()).toEqual({ code: 1, message: "'password' must be at least 8 characters long." });
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'weak@example.com', password: 'short' } });
+    expect(short.json()).toEqual({
+      code: 1,
+      message: "'password' must be at least 8 characters long.",
+    });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { email: 'weak@example.com', password: 'short' },
+    });
     expect(login.statusCode).toBe(401);
-    const extra = await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: signupBody({ isAuthor: true }) });
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: signupBody({ isAuthor: true }),
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json().message).toBe("'isAuthor' is not a field this request accepts.");
-    const badEmail = await t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: signupBody({ email: 'not-an-email' }) });
+    const badEmail = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: signupBody({ email: 'not-an-email' }),
+    });
     expect(badEmail.json().message).toBe("'email' must be a valid e-mail address.");
   });
 });
@@ -68,8 +113,12 @@ describe('signup and login', () => {
 describe('sessions', () => {
   it('logout revokes the token at once', async () => {
     const token = await t.signup();
-    expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/api/v1/user/logout', headers: bearer(token) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/logout', headers: bearer(token) })).statusCode,
+    ).toBe(200);
     const after = await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) });
     expect(after.statusCode).toBe(401);
     expect(after.json().code).toBe(2);
@@ -77,43 +126,78 @@ describe('sessions', () => {
 
   it('refresh gives a working token for the same session; logout ends both', async () => {
     const token = await t.signup();
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/refresh/token/', headers: bearer(token), payload: { deviceId: 'web' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/refresh/token/',
+      headers: bearer(token),
+      payload: { deviceId: 'web' },
+    });
     expect(res.statusCode).toBe(200);
     const fresh = res.json().object.accesstoken;
-    expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(fresh) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/me', headers: bearer(fresh) })).statusCode,
+    ).toBe(200);
     await t.app.inject({ url: '/api/v1/user/logout', headers: bearer(fresh) });
-    expect((await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) })).statusCode,
+    ).toBe(401);
   });
 
   it('refuses a refresh for another device id', async () => {
     const token = await t.signup();
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/user/refresh/token/', headers: bearer(token), payload: { deviceId: 'android' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/refresh/token/',
+      headers: bearer(token),
+      payload: { deviceId: 'android' },
+    });
     expect(res.statusCode).toBe(400);
   });
 
   it('refuses a token signed by someone else, and garbage', async () => {
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519' });
     const kid = (await t.app.inject('/.well-known/jwks.json')).json().keys[0].kid;
-    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000', name: 'x', author: true })
+    const forged = await new SignJWT({
+      sid: '00000000-0000-0000-0000-000000000000',
+      name: 'x',
+      author: true,
+    })
       .setProtectedHeader({ alg: 'EdDSA', kid })
       .setSubject('1')
       .setExpirationTime('1h')
       .sign(privateKey);
     void exportJWK(publicKey);
     for (const token of [forged, 'garbage', '']) {
-      const res = await t.app.inject({ url: '/api/v1/user/me', headers: { authorization: `Bearer ${token}` } });
+      const res = await t.app.inject({
+        url: '/api/v1/user/me',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode).toBe(401);
     }
   });
 
   it('changes the username, trimmed and NFC, and the next token carries it', async () => {
     const token = await t.signup();
-    const res = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/change-username', headers: bearer(token), payload: { username: '  ශ්‍රී  ලාල්  ' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/change-username',
+      headers: bearer(token),
+      payload: { username: '  ශ්‍රී  ලාල්  ' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().object.username).toBe('ශ්‍රී ලාල්');
-    const other = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/change-username', payload: { username: 'Nobody' } });
+    const other = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/change-username',
+      payload: { username: 'Nobody' },
+    });
     expect(other.statusCode).toBe(401);
-    const bidi = await t.app.inject({ method: 'PATCH', url: '/api/v1/user/change-username', headers: bearer(token), payload: { username: 'abc\u202Edef' } });
+    const bidi = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/change-username',
+      headers: bearer(token),
+      payload: { username: 'abc\u202Edef' },
+    });
     expect(bidi.statusCode).toBe(400);
   });
 });
@@ -124,9 +208,17 @@ describe('rate limits', () => {
     try {
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await limited.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a@example.com', password: 'whatever1' } });
+        const res = await limited.app.inject({
+          method: 'POST',
+          url: '/api/v1/user/login',
+          payload: { email: 'a@example.com', password: 'whatever1' },
+        });
         codes.push(res.statusCode);
-        if (res.statusCode === 429) expect(res.json()).toMatchObject({ code: 6, message: expect.stringMatching(/Too many requests/) });
+        if (res.statusCode === 429)
+          expect(res.json()).toMatchObject({
+            code: 6,
+            message: expect.stringMatching(/Too many requests/),
+          });
       }
       expect(codes).toEqual([401, 401, 401, 429, 429]);
     } finally {

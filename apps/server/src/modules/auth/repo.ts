@@ -5,23 +5,25 @@ import { authors, sessions, users } from '../../db/schema.ts';
 /** Queries behind accounts and sessions. */
 export const authRepo = (db: Db) => ({
   findUserByEmail: async (email: string) =>
-    (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1))[0],
-
-  findUser: async (id: number) => (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
-
-  insertUser: async (v: { email: string; passwordHash: string; username: string }) =>
     (
       await db
-        .insert(users)
-        .values(v)
-        .onConflictDoNothing()
-        .returning()
+        .select()
+        .from(users)
+        .where(sql`lower(${users.email}) = lower(${email})`)
+        .limit(1)
     )[0],
+
+  findUser: async (id: number) =>
+    (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
+
+  insertUser: async (v: { email: string; passwordHash: string; username: string }) =>
+    (await db.insert(users).values(v).onConflictDoNothing().returning())[0],
 
   setUsername: (id: number, username: string) =>
     db.update(users).set({ username }).where(eq(users.id, id)),
 
-  insertSession: (v: { id: string; userId: number; expiresAt: Date }) => db.insert(sessions).values(v),
+  insertSession: (v: { id: string; userId: number; expiresAt: Date }) =>
+    db.insert(sessions).values(v),
 
   /** The live session with its user, or nothing when revoked, expired or unknown. */
   findLiveSession: async (id: string) =>
@@ -30,7 +32,9 @@ export const authRepo = (db: Db) => ({
         .select({ session: sessions, user: users })
         .from(sessions)
         .innerJoin(users, eq(users.id, sessions.userId))
-        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+        .where(
+          and(eq(sessions.id, id), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())),
+        )
         .limit(1)
     )[0],
 
@@ -38,9 +42,13 @@ export const authRepo = (db: Db) => ({
     db.update(sessions).set({ expiresAt }).where(eq(sessions.id, id)),
 
   revokeSession: (id: string) =>
-    db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt))),
+    db
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.id, id), isNull(sessions.revokedAt))),
 
   isAuthor: async (userId: number) =>
-    (await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, userId)).limit(1)).length > 0,
+    (await db.select({ id: authors.id }).from(authors).where(eq(authors.userId, userId)).limit(1))
+      .length > 0,
 });
 export type AuthRepo = ReturnType<typeof authRepo>;

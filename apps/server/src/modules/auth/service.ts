@@ -30,13 +30,22 @@ const cleanUsername = (raw: string) => {
 export function authService(repo: AuthRepo, keys: TokenKeys) {
   const issue = async (user: { id: number; username: string }, sessionId: string) =>
     keys.sign(
-      { sub: String(user.id), sid: sessionId, name: user.username, author: await repo.isAuthor(user.id) },
+      {
+        sub: String(user.id),
+        sid: sessionId,
+        name: user.username,
+        author: await repo.isAuthor(user.id),
+      },
       TOKEN_TTL_SECONDS,
     );
 
   const startSession = async (user: { id: number; username: string }) => {
     const id = randomUUID();
-    await repo.insertSession({ id, userId: user.id, expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000) });
+    await repo.insertSession({
+      id,
+      userId: user.id,
+      expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
+    });
     return issue(user, id);
   };
 
@@ -46,8 +55,13 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
       const email = input.email.trim();
       if (await repo.findUserByEmail(email))
         throw conflict('An account with this e-mail address already exists. Please log in.');
-      const user = await repo.insertUser({ email, username, passwordHash: await hashPassword(input.password) });
-      if (!user) throw conflict('An account with this e-mail address already exists. Please log in.');
+      const user = await repo.insertUser({
+        email,
+        username,
+        passwordHash: await hashPassword(input.password),
+      });
+      if (!user)
+        throw conflict('An account with this e-mail address already exists. Please log in.');
       return startSession(user);
     },
 
@@ -77,7 +91,12 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
     async me(viewer: Viewer) {
       const user = await repo.findUser(viewer.userId);
       if (!user) throw unauthorized();
-      return { userId: user.id, name: user.username, email: user.email, author: await repo.isAuthor(user.id) };
+      return {
+        userId: user.id,
+        name: user.username,
+        email: user.email,
+        author: await repo.isAuthor(user.id),
+      };
     },
 
     /** The viewer a token stands for, or null when it is forged, expired or its session revoked. */
@@ -91,7 +110,12 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
       if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(claims.sid)) return null;
       const live = await repo.findLiveSession(claims.sid);
       if (!live || String(live.user.id) !== claims.sub) return null;
-      return { userId: live.user.id, sessionId: claims.sid, name: live.user.username, author: claims.author === true };
+      return {
+        userId: live.user.id,
+        sessionId: claims.sid,
+        name: live.user.username,
+        author: claims.author === true,
+      };
     },
   };
 }

@@ -16,32 +16,42 @@ export function metaRoutes(
 
   r.get('/api/health', { schema: { hide: true } }, async () => ({ code: 0, object: { ok: true } }));
 
-  r.get('/categories.json', {
-    schema: { tags: ['site'], response: { 200: Type.Array(Category) } },
-  }, async (_req, reply) => {
-    reply.header('cache-control', 'public, max-age=3600');
-    return [...CATEGORIES];
-  });
+  r.get(
+    '/categories.json',
+    {
+      schema: { tags: ['site'], response: { 200: Type.Array(Category) } },
+    },
+    async (_req, reply) => {
+      reply.header('cache-control', 'public, max-age=3600');
+      return [...CATEGORIES];
+    },
+  );
 
   r.get('/.well-known/jwks.json', { schema: { tags: ['site'] } }, async (_req, reply) => {
     reply.header('cache-control', 'public, max-age=3600');
     return { keys: [deps.keys.publicJwk] };
   });
 
-  app.get<{ Params: { file: string } }>('/images/:file', {
-    schema: {
-      hide: true,
-      params: Type.Object({ file: Type.String({ pattern: '^story_cover_[1-9][0-9]{0,9}\\.png$' }) }),
-      response: { 400: ErrorBody, 404: ErrorBody },
+  app.get<{ Params: { file: string } }>(
+    '/images/:file',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({
+          file: Type.String({ pattern: '^story_cover_[1-9][0-9]{0,9}\\.png$' }),
+        }),
+        response: { 400: ErrorBody, 404: ErrorBody },
+      },
     },
-  }, async (req, reply) => {
-    const found = await deps.storage.get(`covers/${req.params.file}`);
-    if (!found) throw notFound('There is no cover image for that story.');
-    return reply
-      .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')
-      .type(found.contentType)
-      .send(found.body);
-  });
+    async (req, reply) => {
+      const found = await deps.storage.get(`covers/${req.params.file}`);
+      if (!found) throw notFound('There is no cover image for that story.');
+      return reply
+        .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')
+        .type(found.contentType)
+        .send(found.body);
+    },
+  );
 
   r.get('/robots.txt', { schema: { hide: true } }, async (_req, reply) =>
     reply
@@ -53,13 +63,21 @@ export function metaRoutes(
   );
 
   r.get('/sitemap.xml', { schema: { hide: true } }, async (_req, reply) => {
-    const { items } = await deps.stories.list({ category: 'all', sortBy: 'new', ongoing: 'both', limit: 50_000, offset: 0 });
+    const { items } = await deps.stories.list({
+      category: 'all',
+      sortBy: 'new',
+      ongoing: 'both',
+      limit: 50_000,
+      offset: 0,
+    });
     const urls = ['/', '/category', ...items.map((s) => detailsPath(s.storyId))]
       .map((p) => `  <url><loc>${deps.publicUrl}${p}</loc></url>`)
       .join('\n');
     return reply
       .type('application/xml')
       .header('cache-control', 'public, max-age=3600')
-      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`);
+      .send(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`,
+      );
   });
 }

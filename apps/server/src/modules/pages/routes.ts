@@ -13,13 +13,20 @@ import type { StoriesService } from '../stories/service.ts';
 import { composePage, type WebBuild } from './ssr.ts';
 
 /** Client-side routes that exist; anything else renders the app's 404 page with status 404. */
-const KNOWN_ROUTES = [/^\/$/, /^\/category\/?$/, /^\/details\/\d+(\/\d+)?\/?$/, /^\/(login|signup|account|search)\/?$/];
+const KNOWN_ROUTES = [
+  /^\/$/,
+  /^\/category\/?$/,
+  /^\/details\/\d+(\/\d+)?\/?$/,
+  /^\/(login|signup|account|search)\/?$/,
+];
 
 const RENDER_CACHE_MS = 10_000;
 const RENDER_CACHE_MAX = 500;
 
 const uiLangOf = (request: FastifyRequest): UiLang => {
-  const match = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`).exec(request.headers.cookie ?? '');
+  const match = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`).exec(
+    request.headers.cookie ?? '',
+  );
   return match?.[1] === 'si' ? 'si' : 'en';
 };
 
@@ -31,21 +38,37 @@ export function pageRoutes(
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   const cache = new Map<string, { at: number; status: number; html: string }>();
 
-  const prefetch = async (pathname: string, query: URLSearchParams): Promise<BootData['data'] & { status?: number }> => {
+  const prefetch = async (
+    pathname: string,
+    query: URLSearchParams,
+  ): Promise<BootData['data'] & { status?: number }> => {
     const data: Record<string, unknown> = {};
-    const trending = async () => (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
+    const trending = async () =>
+      (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
     if (pathname === '/') {
       await Promise.all([
-        (async () => (data[apiPaths.listV2()] = await deps.stories.list({ page: 1, category: 'all', sortBy: 'rate', ongoing: 'both' })))(),
+        (async () =>
+          (data[apiPaths.listV2()] = await deps.stories.list({
+            page: 1,
+            category: 'all',
+            sortBy: 'rate',
+            ongoing: 'both',
+          })))(),
         trending(),
-        (async () => (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
+        (async () =>
+          (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
         (async () => (data[apiPaths.premium()] = { premium: await deps.stories.premium() }))(),
       ]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';
       const category = CATEGORIES.some((c) => c.slug === wanted) ? wanted : 'all';
       data[apiPaths.categories()] = CATEGORIES;
-      data[apiPaths.listV2({ category })] = await deps.stories.list({ page: 1, category, sortBy: 'rate', ongoing: 'both' });
+      data[apiPaths.listV2({ category })] = await deps.stories.list({
+        page: 1,
+        category,
+        sortBy: 'rate',
+        ongoing: 'both',
+      });
     } else if (pathname.startsWith('/details/')) {
       const storyId = Number(pathname.split('/')[2]);
       try {
@@ -53,10 +76,14 @@ export function pageRoutes(
         data[apiPaths.preview(storyId)] = preview;
         await Promise.all([
           trending(),
-          (async () => (data[apiPaths.authorStories(preview.author.authorId)] = await deps.stories.byAuthor(preview.author.authorId)))(),
+          (async () =>
+            (data[apiPaths.authorStories(preview.author.authorId)] = await deps.stories.byAuthor(
+              preview.author.authorId,
+            )))(),
         ]);
       } catch (e) {
-        if (e instanceof AppError && e.code === ResultCode.notFound) return { ...data, status: 404 } as never;
+        if (e instanceof AppError && e.code === ResultCode.notFound)
+          return { ...data, status: 404 } as never;
         throw e;
       }
     }
@@ -77,8 +104,15 @@ export function pageRoutes(
     if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPage(reply, hit.status, hit.html);
 
     const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
-    const { status: dataStatus, ...data } = known ? await prefetch(url.pathname, url.searchParams) : ({} as { status?: number });
-    const boot: BootData = { config: deps.config, data, uiLang, status: known ? (dataStatus ?? 200) : 404 };
+    const { status: dataStatus, ...data } = known
+      ? await prefetch(url.pathname, url.searchParams)
+      : ({} as { status?: number });
+    const boot: BootData = {
+      config: deps.config,
+      data,
+      uiLang,
+      status: known ? (dataStatus ?? 200) : 404,
+    };
     const rendered = await deps.web.render(url.pathname + url.search, boot);
     const html = composePage(deps.web.template, boot, rendered);
     if (cache.size >= RENDER_CACHE_MAX) cache.clear();

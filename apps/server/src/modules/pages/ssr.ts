@@ -3,7 +3,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BOOT_GLOBAL, type BootData } from '@kathamala/domain';
 
-export type RenderFn = (url: string, boot: BootData) => Promise<{ status: number; head: string; html: string }>;
+export type RenderFn = (
+  url: string,
+  boot: BootData,
+) => Promise<{ status: number; head: string; html: string }>;
 
 export interface WebBuild {
   template: string;
@@ -21,11 +24,21 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
 
 /** JSON that is safe inside a <script> element. */
 const scriptJson = (value: unknown) =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** Puts rendered head, body and boot data into the template. */
-export const composePage = (template: string, boot: BootData, rendered: { head: string; html: string }) =>
+export const composePage = (
+  template: string,
+  boot: BootData,
+  rendered: { head: string; html: string },
+) =>
   template
     .replace(/<html lang="[^"]*"/, `<html lang="${boot.uiLang}"`)
-    .replace('<!--app-head-->', `${rendered.head}<script>window.${BOOT_GLOBAL}=${scriptJson(boot)}</script>`)
+    .replace(
+      '<!--app-head-->',
+      `${rendered.head}<script>window.${BOOT_GLOBAL}=${scriptJson(boot)}</script>`,
+    )
     .replace('<!--app-html-->', rendered.html);

@@ -65,7 +65,8 @@ export const toPrefixQuery = (key: string): string | null => {
 
 /** Queries behind story lists, search and details. */
 export const storiesRepo = (db: Db) => {
-  const rows = async <T>(query: SQL) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = async <T>(query: SQL) =>
+    ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
   const page = async (where: SQL, order: SQL, limit: number, offset: number) => {
     const found = await rows<ListRow>(sql`
@@ -77,7 +78,13 @@ export const storiesRepo = (db: Db) => {
   };
 
   return {
-    list: (q: { category: string; sortBy: SortBy; ongoing: 'both' | 'true' | 'false'; limit: number; offset: number }) =>
+    list: (q: {
+      category: string;
+      sortBy: SortBy;
+      ongoing: 'both' | 'true' | 'false';
+      limit: number;
+      offset: number;
+    }) =>
       page(
         sql`${q.category === 'all' ? sql`true` : sql`s.category = ${q.category}`}
           and ${q.ongoing === 'both' ? sql`true` : sql`s.ongoing = ${q.ongoing === 'true'}`}`,
@@ -88,7 +95,8 @@ export const storiesRepo = (db: Db) => {
 
     premium: (limit: number) => page(sql`s.members_only`, ORDER.rate, limit, 0),
 
-    byAuthor: (authorId: number, limit: number) => page(sql`s.author_id = ${authorId}`, ORDER.new, limit, 0),
+    byAuthor: (authorId: number, limit: number) =>
+      page(sql`s.author_id = ${authorId}`, ORDER.new, limit, 0),
 
     /** Reads weighted by age, so a story that is read a lot now beats an old favourite. */
     trending: (limit: number) =>
@@ -100,7 +108,15 @@ export const storiesRepo = (db: Db) => {
       ),
 
     upcoming: (limit: number) =>
-      rows<{ storyId: number; title: string; description: string; language: 'sinhala' | 'english'; authorId: number; authorName: string; releaseAt: Date | string }>(sql`
+      rows<{
+        storyId: number;
+        title: string;
+        description: string;
+        language: 'sinhala' | 'english';
+        authorId: number;
+        authorName: string;
+        releaseAt: Date | string;
+      }>(sql`
         select s.id as "storyId", s.title, s.description, s.language, a.id as "authorId",
           a.name as "authorName", s.release_at as "releaseAt"
         from stories s join authors a on a.id = s.author_id
@@ -108,9 +124,7 @@ export const storiesRepo = (db: Db) => {
 
     search: (key: string, limit: number, offset: number) => {
       const tsquery = toPrefixQuery(key);
-      const match = tsquery
-        ? sql`s.search_doc @@ to_tsquery('simple', ${tsquery})`
-        : sql`false`;
+      const match = tsquery ? sql`s.search_doc @@ to_tsquery('simple', ${tsquery})` : sql`false`;
       const rank = tsquery ? sql`ts_rank(s.search_doc, to_tsquery('simple', ${tsquery}))` : sql`0`;
       return page(
         sql`(${match} or word_similarity(${key}, fold_key(s.title)) >= ${TYPO_SIMILARITY}
@@ -127,10 +141,23 @@ export const storiesRepo = (db: Db) => {
     story: async (storyId: number) =>
       (
         await rows<{
-          storyId: number; title: string; description: string; kind: number; membersOnly: boolean;
-          ongoing: boolean; language: 'sinhala' | 'english'; category: string; reads: number; rating: number;
-          seriesId: number | null; released: boolean; authorId: number; authorName: string;
-          appId: string; keyword: string; numberOfparts: number;
+          storyId: number;
+          title: string;
+          description: string;
+          kind: number;
+          membersOnly: boolean;
+          ongoing: boolean;
+          language: 'sinhala' | 'english';
+          category: string;
+          reads: number;
+          rating: number;
+          seriesId: number | null;
+          released: boolean;
+          authorId: number;
+          authorName: string;
+          appId: string;
+          keyword: string;
+          numberOfparts: number;
         }>(sql`
         select s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly",
           s.ongoing, s.language, s.category, s.reads, s.rating, s.series_id as "seriesId",
@@ -144,17 +171,31 @@ export const storiesRepo = (db: Db) => {
 
     part: async (storyId: number, partNumber: number, withContent: boolean) =>
       (
-        await rows<{ episodeId: number; partNumber: number; title: string; membersOnly: boolean; content?: string }>(sql`
+        await rows<{
+          episodeId: number;
+          partNumber: number;
+          title: string;
+          membersOnly: boolean;
+          content?: string;
+        }>(sql`
         select id as "episodeId", part_number as "partNumber", title, members_only as "membersOnly"
           ${withContent ? sql`, content` : sql``}
         from episodes where story_id = ${storyId} and part_number = ${partNumber} and published_at <= now()`)
       )[0],
 
     seasons: async (seriesId: number) =>
-      (await rows<{ id: number }>(sql`select id from stories where series_id = ${seriesId} and ${sql.raw('(release_at is null or release_at <= now())')} order by season, id`)).map((r) => r.id),
+      (
+        await rows<{ id: number }>(
+          sql`select id from stories where series_id = ${seriesId} and ${sql.raw('(release_at is null or release_at <= now())')} order by season, id`,
+        )
+      ).map((r) => r.id),
 
     isSubscribed: async (userId: number, appId: string) =>
-      (await rows(sql`select 1 from subscriptions where user_id = ${userId} and app_id = ${appId} and status = 'active' limit 1`)).length > 0,
+      (
+        await rows(
+          sql`select 1 from subscriptions where user_id = ${userId} and app_id = ${appId} and status = 'active' limit 1`,
+        )
+      ).length > 0,
 
     /** Rebuilds the full-text document of one story, or of all when no id is given. */
     refreshSearchDoc: (storyId?: number) =>

@@ -19,6 +19,9 @@ import type { StoriesService } from './service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
+/** Server-side, answers stay this long; publishing will clear the cache (ResponseCache). */
+const PUBLIC_CACHE = { ttlMs: 5_000 };
+
 /** Lists change when an episode is published; a minute of staleness is fine for readers. */
 const publicCache = (reply: FastifyReply) =>
   reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=600');
@@ -28,62 +31,103 @@ export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['stories'];
 
-  r.get('/api/v1/story/listV2/', {
-    schema: { tags, querystring: ListQuery, response: { 200: Ok(StoryPage), ...errors } },
-  }, async (req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: await stories.list(req.query) };
-  });
+  r.get(
+    '/api/v1/story/listV2/',
+    {
+      schema: { tags, querystring: ListQuery, response: { 200: Ok(StoryPage), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: await stories.list(req.query) };
+    },
+  );
 
-  r.get('/api/v1/story/list/upcoming/', {
-    schema: { tags, response: { 200: Ok(UpcomingList), ...errors } },
-  }, async (_req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: { upcomingStories: await stories.upcoming() } };
-  });
+  r.get(
+    '/api/v1/story/list/upcoming/',
+    {
+      schema: { tags, response: { 200: Ok(UpcomingList), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (_req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: { upcomingStories: await stories.upcoming() } };
+    },
+  );
 
-  r.get('/api/v1/story/list/trending/', {
-    schema: { tags, response: { 200: Ok(TrendingList), ...errors } },
-  }, async (_req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: { trending: await stories.trending() } };
-  });
+  r.get(
+    '/api/v1/story/list/trending/',
+    {
+      schema: { tags, response: { 200: Ok(TrendingList), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (_req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: { trending: await stories.trending() } };
+    },
+  );
 
-  r.get('/api/v1/story/premium/list/', {
-    schema: { tags, response: { 200: Ok(PremiumList), ...errors } },
-  }, async (_req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: { premium: await stories.premium() } };
-  });
+  r.get(
+    '/api/v1/story/premium/list/',
+    {
+      schema: { tags, response: { 200: Ok(PremiumList), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (_req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: { premium: await stories.premium() } };
+    },
+  );
 
-  r.get('/api/v1/author/:id/story/list/', {
-    schema: { tags, params: StoryIdParams, response: { 200: Ok(AuthorStoryList), ...errors } },
-  }, async (req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: await stories.byAuthor(req.params.id) };
-  });
+  r.get(
+    '/api/v1/author/:id/story/list/',
+    {
+      schema: { tags, params: StoryIdParams, response: { 200: Ok(AuthorStoryList), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: await stories.byAuthor(req.params.id) };
+    },
+  );
 
-  r.get('/api/v1/story/search/', {
-    schema: { tags, querystring: SearchQuery, response: { 200: Ok(StoryPage), ...errors } },
-  }, async (req, reply) => {
-    publicCache(reply);
-    return { code: 0 as const, object: await stories.search(req.query.query, req.query.page) };
-  });
+  r.get(
+    '/api/v1/story/search/',
+    {
+      schema: { tags, querystring: SearchQuery, response: { 200: Ok(StoryPage), ...errors } },
+      config: { cache: PUBLIC_CACHE },
+    },
+    async (req, reply) => {
+      publicCache(reply);
+      return { code: 0 as const, object: await stories.search(req.query.query, req.query.page) };
+    },
+  );
 
-  r.get('/api/v1/story/:id/preview/', {
-    schema: { tags, params: StoryIdParams, response: { 200: Ok(StoryDetails), ...errors } },
-  }, async (req, reply) => {
-    // The preview shows whether *this* viewer is subscribed, so only browsers may keep it.
-    reply.header('cache-control', req.viewer ? 'private, no-cache' : 'public, max-age=60');
-    return { code: 0 as const, object: await stories.preview(req.params.id, req.viewer) };
-  });
+  r.get(
+    '/api/v1/story/:id/preview/',
+    {
+      schema: { tags, params: StoryIdParams, response: { 200: Ok(StoryDetails), ...errors } },
+      config: { cache: { ...PUBLIC_CACHE, only: 'visitors' } },
+    },
+    async (req, reply) => {
+      // The preview shows whether *this* viewer is subscribed, so only browsers may keep it.
+      reply.header('cache-control', req.viewer ? 'private, no-cache' : 'public, max-age=60');
+      return { code: 0 as const, object: await stories.preview(req.params.id, req.viewer) };
+    },
+  );
 
-  r.get('/api/v1/story/:id/part/number/:n', {
-    schema: { tags, params: PartParams, response: { 200: Ok(StoryDetails), ...errors } },
-    config: { auth: 'required' },
-  }, async (req, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    return { code: 0 as const, object: await stories.part(req.params.id, req.params.n, requireViewer(req)) };
-  });
+  r.get(
+    '/api/v1/story/:id/part/number/:n',
+    {
+      schema: { tags, params: PartParams, response: { 200: Ok(StoryDetails), ...errors } },
+      config: { auth: 'required' },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return {
+        code: 0 as const,
+        object: await stories.part(req.params.id, req.params.n, requireViewer(req)),
+      };
+    },
+  );
 }
-

@@ -17,7 +17,10 @@ const SHORT_LIST = 12;
 
 /** Reading: lists, search and the story details a viewer may see. */
 export function storiesService(repo: StoriesRepo) {
-  const pageOf = (page: number, found: { items: StoryPage['stories']; total: number }): StoryPage => ({
+  const pageOf = (
+    page: number,
+    found: { items: StoryPage['stories']; total: number },
+  ): StoryPage => ({
     stories: found.items,
     page,
     pageSize: PAGE_SIZE,
@@ -32,15 +35,22 @@ export function storiesService(repo: StoriesRepo) {
   ): Promise<StoryDetails> => {
     const story = await repo.story(storyId);
     if (!story) throw notFound('We could not find that story. It may have been removed.');
-    if (wantText && !story.released) throw notFound('This story is not out yet. Come back on its release day.');
+    if (wantText && !story.released)
+      throw notFound('This story is not out yet. Come back on its release day.');
     const part = story.numberOfparts > 0 ? await repo.part(storyId, partNumber, false) : undefined;
     if (!part && (wantText || partNumber > 1))
-      throw notFound(`This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`);
+      throw notFound(
+        `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
+      );
     const subscribed = viewer ? await repo.isSubscribed(viewer.userId, story.appId) : false;
     let content: string | undefined;
     if (wantText && part) {
       if (!mayReadEpisode(viewer, subscribed, story, part))
-        throw new AppError(403, ResultCode.subscriptionRequired, 'This story is for members. Subscribe to read it.');
+        throw new AppError(
+          403,
+          ResultCode.subscriptionRequired,
+          'This story is for members. Subscribe to read it.',
+        );
       content = (await repo.part(storyId, partNumber, true))?.content;
     }
     return {
@@ -60,7 +70,12 @@ export function storiesService(repo: StoriesRepo) {
       part: part
         ? { ...part, ...(content === undefined ? {} : { content }) }
         : { partNumber: 1, title: '', episodeId: 0, membersOnly: story.membersOnly },
-      author: { authorId: story.authorId, name: story.authorName, appId: story.appId, keyword: story.keyword },
+      author: {
+        authorId: story.authorId,
+        name: story.authorName,
+        appId: story.appId,
+        keyword: story.keyword,
+      },
       audioBooks: [],
       numberOfparts: story.numberOfparts,
       subscribed,

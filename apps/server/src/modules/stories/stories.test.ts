@@ -34,18 +34,38 @@ describe('story lists', () => {
     const ratings = all.map((s) => s.rating);
     expect(ratings).toEqual([...ratings].sort((a, b) => b - a));
     const first = all[0]!;
-    for (const key of ['storyId', 'title', 'description', 'kind', 'membersOnly', 'ongoing', 'language', 'author', 'reads', 'rating', 'numberOfparts'])
+    for (const key of [
+      'storyId',
+      'title',
+      'description',
+      'kind',
+      'membersOnly',
+      'ongoing',
+      'language',
+      'author',
+      'reads',
+      'rating',
+      'numberOfparts',
+    ])
       expect(first).toHaveProperty(key);
     const lantern = find((s) => s.title.includes('Lantern'));
-    expect(lantern.numberOfparts).toBe(seed.find((s) => s.title.includes('Lantern'))!.episodes.length);
+    expect(lantern.numberOfparts).toBe(
+      seed.find((s) => s.title.includes('Lantern'))!.episodes.length,
+    );
   });
 
   it('sorts by reads and by newest, and filters by category and ongoing', async () => {
-    const byReads = (await get(apiPaths.listV2({ sortBy: 'reads' }))).json().object.stories as StoryListItem[];
-    expect(byReads.map((s) => s.reads)).toEqual([...byReads.map((s) => s.reads)].sort((a, b) => b - a));
-    const newest = (await get(apiPaths.listV2({ sortBy: 'new' }))).json().object.stories as StoryListItem[];
+    const byReads = (await get(apiPaths.listV2({ sortBy: 'reads' }))).json().object
+      .stories as StoryListItem[];
+    expect(byReads.map((s) => s.reads)).toEqual(
+      [...byReads.map((s) => s.reads)].sort((a, b) => b - a),
+    );
+    const newest = (await get(apiPaths.listV2({ sortBy: 'new' }))).json().object
+      .stories as StoryListItem[];
     // The seed releases its stories one after another, the first most recently.
-    expect(newest.map((s) => s.title)).toEqual(released.slice(0, newest.length).map((s) => s.title.normalize('NFC')));
+    expect(newest.map((s) => s.title)).toEqual(
+      released.slice(0, newest.length).map((s) => s.title.normalize('NFC')),
+    );
     const mystery = (await get(apiPaths.listV2({ category: 'mystery' }))).json().object;
     expect(mystery.total).toBe(released.filter((s) => s.category === 'mystery').length);
     expect(mystery.stories.every((s: StoryListItem) => s.category === 'mystery')).toBe(true);
@@ -66,11 +86,22 @@ describe('story lists', () => {
   it('answers upcoming, trending and premium under their SPEC.md keys', async () => {
     const upcoming = (await get(apiPaths.upcoming())).json().object.upcomingStories;
     expect(upcoming.length).toBe(seed.length - released.length);
-    expect(upcoming.every((u: { releaseDate: string }) => new Date(u.releaseDate) > new Date())).toBe(true);
-    expect(all.some((s) => upcoming.some((u: { storyId: number }) => u.storyId === s.storyId))).toBe(false);
+    expect(
+      upcoming.every((u: { releaseDate: string }) => new Date(u.releaseDate) > new Date()),
+    ).toBe(true);
+    expect(
+      all.some((s) => upcoming.some((u: { storyId: number }) => u.storyId === s.storyId)),
+    ).toBe(false);
     const trending = (await get(apiPaths.trending())).json().object.trending;
     expect(trending.length).toBeGreaterThan(0);
-    expect(Object.keys(trending[0]).sort()).toEqual(['author', 'description', 'language', 'reads', 'storyId', 'title']);
+    expect(Object.keys(trending[0]).sort()).toEqual([
+      'author',
+      'description',
+      'language',
+      'reads',
+      'storyId',
+      'title',
+    ]);
     const premium = (await get(apiPaths.premium())).json().object.premium as StoryListItem[];
     expect(premium.length).toBe(released.filter((s) => s.membersOnly).length);
     expect(premium.every((s) => s.membersOnly)).toBe(true);
@@ -80,7 +111,9 @@ describe('story lists', () => {
     const story = all[0]!;
     const res = (await get(apiPaths.authorStories(story.author.authorId))).json().object;
     expect(res.author.name).toBe(story.author.name);
-    expect(res.stories.every((s: StoryListItem) => s.author.authorId === story.author.authorId)).toBe(true);
+    expect(
+      res.stories.every((s: StoryListItem) => s.author.authorId === story.author.authorId),
+    ).toBe(true);
     const missing = await get(apiPaths.authorStories(99999));
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ code: 4 });
@@ -102,10 +135,18 @@ describe('bad input', () => {
     ['/api/v1/story/listV2/?page=-1', 400, "'page' must be 1 or more."],
     ['/api/v1/story/listV2/?page=abc', 400, "'page' must be a whole number."],
     ['/api/v1/story/listV2/?sortBy=random', 400, "'sortBy' must be one of: rate, new, reads."],
-    ['/api/v1/story/listV2/?category=%3Cscript%3E', 400, "'category' contains characters that are not allowed."],
+    [
+      '/api/v1/story/listV2/?category=%3Cscript%3E',
+      400,
+      "'category' contains characters that are not allowed.",
+    ],
     ['/api/v1/story/abc/preview/', 400, "'id' must be a whole number."],
     ['/api/v1/story/0/preview/', 400, "'id' must be 1 or more."],
-    ['/api/v1/story/99999/preview/', 404, 'We could not find that story. It may have been removed.'],
+    [
+      '/api/v1/story/99999/preview/',
+      404,
+      'We could not find that story. It may have been removed.',
+    ],
     ['/api/v1/story/search/?query=', 400, "'query' must not be empty."],
     ['/api/v1/nope', 404, 'There is nothing at this address.'],
   ])('GET %s -> %i with a sentence', async (url, status, message) => {
@@ -116,15 +157,29 @@ describe('bad input', () => {
   });
 
   it('rejects malformed JSON, a non-object body and an oversize body without a 500', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ code: 1, message: 'The request body is not valid JSON.' });
     const arr = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: [1, 2] });
     expect(arr.statusCode).toBe(400);
-    const big = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', payload: { email: 'a@b.lk', password: 'x'.repeat(100_000) } });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      payload: { email: 'a@b.lk', password: 'x'.repeat(100_000) },
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json().message).toBe('The request is too large.');
-    const text = await t.app.inject({ method: 'POST', url: '/api/v1/user/login', headers: { 'content-type': 'text/plain' }, payload: 'hi' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hi',
+    });
     expect(text.statusCode).toBe(400);
     expect(text.json()).toEqual({ code: 1, message: 'The request body must be a JSON object.' });
   });
@@ -142,8 +197,13 @@ describe('reading a story', () => {
     expect(body.story.title).toBe(story.title);
     expect(body.part.content).toBeUndefined();
     expect(body.numberOfparts).toBe(story.numberOfparts);
-    expect(body.author).toMatchObject({ name: story.author.name, keyword: expect.stringMatching(/^REG /) });
-    expect(res.body).not.toContain(seed.find((s) => s.title === story.title)!.episodes[0]!.content.slice(0, 60));
+    expect(body.author).toMatchObject({
+      name: story.author.name,
+      keyword: expect.stringMatching(/^REG /),
+    });
+    expect(res.body).not.toContain(
+      seed.find((s) => s.title === story.title)!.episodes[0]!.content.slice(0, 60),
+    );
   });
 
   it('needs a login to read a part', async () => {
@@ -163,7 +223,10 @@ describe('reading a story', () => {
         continue;
       }
       expect(res.statusCode).toBe(200);
-      expect(res.json().object.part).toMatchObject({ partNumber: n, content: source.episodes[n - 1]!.content.normalize('NFC') });
+      expect(res.json().object.part).toMatchObject({
+        partNumber: n,
+        content: source.episodes[n - 1]!.content.normalize('NFC'),
+      });
       expect(res.headers['cache-control']).toContain('no-store');
     }
     const past = await get(apiPaths.part(story.storyId, story.numberOfparts + 1), bearer(token));
@@ -177,7 +240,10 @@ describe('reading a story', () => {
     const source = seed.find((s) => s.title === story.title)!;
     const res = await get(apiPaths.part(story.storyId, 1), bearer(token));
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ code: 8, message: 'This story is for members. Subscribe to read it.' });
+    expect(res.json()).toEqual({
+      code: 8,
+      message: 'This story is for members. Subscribe to read it.',
+    });
     expect(res.body).not.toContain(source.episodes[0]!.content.slice(0, 40));
     const preview = (await get(apiPaths.preview(story.storyId), bearer(token))).json().object;
     expect(preview.subscribed).toBe(false);
@@ -190,6 +256,18 @@ describe('reading a story', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().object.subscribed).toBe(true);
     expect(res.json().object.part.content.length).toBeGreaterThan(500);
+    // A visitor's cached preview must not be what a member sees.
+    expect((await get(apiPaths.preview(story.storyId))).json().object.subscribed).toBe(false);
+    expect(
+      (await get(apiPaths.preview(story.storyId), bearer(token))).json().object.subscribed,
+    ).toBe(true);
+  });
+
+  it('still refuses a revoked token on a cached public list', async () => {
+    const token = await t.signup();
+    expect((await get(apiPaths.listV2(), bearer(token))).statusCode).toBe(200);
+    await get('/api/v1/user/logout', bearer(token));
+    expect((await get(apiPaths.listV2(), bearer(token))).statusCode).toBe(401);
   });
 
   it('links the seasons of a series', async () => {
@@ -212,7 +290,13 @@ describe('search', () => {
     expect(await search('lantren keeper')).toContain(lantern);
     const monsoon = await search('monsoon');
     expect(monsoon.length).toBeGreaterThanOrEqual(2);
-    expect(monsoon.every((title) => seed.find((s) => s.title === title)!.series?.key === 'monsoon-house' || seed.find((s) => s.title === title)!.episodes.some((e) => /monsoon/i.test(e.content)))).toBe(true);
+    expect(
+      monsoon.every(
+        (title) =>
+          seed.find((s) => s.title === title)!.series?.key === 'monsoon-house' ||
+          seed.find((s) => s.title === title)!.episodes.some((e) => /monsoon/i.test(e.content)),
+      ),
+    ).toBe(true);
   });
 
   it('finds a Sinhala story whether the word is typed with or without its zero-width joiner', async () => {
@@ -220,7 +304,9 @@ describe('search', () => {
     const without = await search('ශ්රී');
     expect(withZwj.length).toBeGreaterThan(0);
     expect(without).toEqual(withZwj);
-    const sinhalaTitle = seed.find((s) => s.language === 'sinhala' && s.title.includes('ශ්‍රී'))!.title;
+    const sinhalaTitle = seed.find(
+      (s) => s.language === 'sinhala' && s.title.includes('ශ්‍රී'),
+    )!.title;
     expect(withZwj).toContain(sinhalaTitle);
   });
 

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, coverUrl, type StoryListItem } from '@kathamala/domain';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+
+// These tests need the built web app (npm test builds it first).
+let t: TestApp;
+let stories: StoryListItem[];
+const page = (url: string, cookie?: string) =>
+  t.app.inject({ url, headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) } });
+const escapeHtml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/'/g, '&#x27;')
+    .replace(/"/g, '&quot;');
+const contains = (html: string, text: string) =>
+  html.includes(text) || html.includes(escapeHtml(text));
+
+beforeAll(async () => {
+  t = await createTestApp();
+  stories = (await t.app.inject(apiPaths.listV2())).json().object.stories;
+});
+afterAll(() => t.close());
+
+describe('server-rendered public pages', () => {
+  it('renders the home page with story titles in the HTML and boot data for hydration', async () => {
+    const res = await page('/');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    for (const s of stories.slice(0, 3)) expect(contains(res.body, s.title)).toBe(true);
+    expect(res.body).toContain('window.__KATHAMALA_BOOT__=');
+    expect(res.body).toMatch(/<link rel="canonical" href="http:\/\/kathamala.test\/"/);
+  });
+
+  it('renders a story page with its text, Open Graph and Twitter tags and the cover', async () => {
+    const s = stories.find((x) => x.language === 'english')!;
+    const res = await page(`/details/${s.storyId}/`);
+    expect(res.statusCode).toBe(200);
+    expect(contains(res.body, s.title)).toBe(true);
+    expect(contains(res.body, s.description.slice(0, 40))).toBe(true);
+    expect(res.body).toMatch(/<meta property="og:title" content="[^"]+"/);
+    expect(res.body).toContain(
+      `<meta property="og:image" content="${coverUrl('http://kathamala.test/images', s.storyId)}"`,
+    );
+    expect(res.body).toMatch(/<meta name="twitter:card" content="summary_large_image"/);
+    expect(res.body).toContain(`href="http://kathamala.test/details/${s.storyId}/"`);
+    // The visitor's wall links carry the redirect back to the story.
+    expect(res.body).toContain(`redirect=${encodeURIComponent(`/details/${s.storyId}/`)}`);
+  });
+
+  it('marks Sinhala story text with lang="si"', async () => {
+    const s = stories.find((x) => x.language === 'sinhala');
+    expect(s).toBeDefined();
+    const res = await page(`/details/${s!.storyId}/`);
+    expect(res.body).toMatch(/lang="si"[^>]*>[^<]*\S/);
+    expect(contains(res.body, s!.title)).toBe(true);
+  });
+
+  it('answers 404 for a missing story and an unknown page, still as a page', async () => {
+    const missing = await page('/details/999999/');
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toContain('text/html');
+    const unknown = await page('/no-such-page');
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('renders in Sinhala when the language cookie says so', async () => {
+    const res = await page('/', 'lang=si');
+    expect(res.body).toMatch(/<html lang="si"/);
+  });
+
+  it('serves robots.txt, a sitemap of the stories, the manifest and the favicon', async () => {
+    const robots = await t.app.inject('/robots.txt');
+    expect(robots.body).toContain('Sitemap: http://kathamala.test/sitemap.xml');
+    const sitemap = await t.app.inject('/sitemap.xml');
+    for (const s of stories) expect(sitemap.body).toContain(`/details/${s.storyId}/</loc>`);
+    expect((await t.app.inject('/manifest.webmanifest')).statusCode).toBe(200);
+    expect((await t.app.inject('/favicon.svg')).statusCode).toBe(200);
+  });
+
+  it('serves a real PNG cover for every story', async () => {
+    for (const s of stories) {
+      const res = await t.app.inject(`/images/story_cover_${s.storyId}.png`);
+      expect(res.statusCode).toBe(200);
+      expect(res.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    }
+    expect(
+      (await t.app.inject('/images/story_cover_../../etc.png')).statusCode,
+    ).toBeGreaterThanOrEqual(400);
+  });
+});
