@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest run covers the whole repository as three projects:
+//   domain  packages/*  pure rules, table tests
+//   server  apps/server app.inject on a real database: PGlite in memory per test
+//           file by default, PostgreSQL when DATABASE_URL is set
+//           (scripts/with-postgres.sh; npm test runs this project on both)
+//   web     apps/web    components and client logic (node environment)
+// Playwright journeys (apps/web/e2e) are not vitest tests.
+const exclude = [
+  '**/node_modules/**',
+  '**/dist/**',
+  '**/e2e/**',
+  '**/.tmp/**',
+  '**/data/**',
+  '**/test-results/**',
+];
+
+export default defineConfig({
+  test: {
+    environment: 'node',
+    // Server test files boot an app and migrate a fresh database.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 30_000,
+    // The machine (and CI) has 2 cores; PGlite instances are memory-hungry.
+    fileParallelism: true,
+    maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'domain', include: ['packages/**/src/**/*.test.ts'], exclude },
+      },
+      {
+        extends: true,
+        test: { name: 'server', include: ['apps/server/src/**/*.test.ts'], exclude },
+      },
+      {
+        extends: true,
+        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], exclude },
+      },
+    ],
+  },
+});
