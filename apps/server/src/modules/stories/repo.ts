@@ -140,30 +140,11 @@ export const storiesRepo = (db: Db) => {
 
     story: async (storyId: number) =>
       (
-        await rows<{
-          storyId: number;
-          title: string;
-          description: string;
-          kind: number;
-          membersOnly: boolean;
-          ongoing: boolean;
-          language: 'sinhala' | 'english';
-          category: string;
-          reads: number;
-          rating: number;
-          seriesId: number | null;
-          released: boolean;
-          authorId: number;
-          authorName: string;
-          appId: string;
-          keyword: string;
-          numberOfparts: number;
-        }>(sql`
-        select s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly",
-          s.ongoing, s.language, s.category, s.reads, s.rating, s.series_id as "seriesId",
-          ${published} as released, a.id as "authorId", a.name as "authorName",
-          b.app_id as "appId", b.keyword,
-          (select count(*) from episodes e where e.story_id = s.id and e.published_at <= now())::int as "numberOfparts"
+        await rows<
+          ListRow & { seriesId: number | null; released: boolean; appId: string; keyword: string }
+        >(sql`
+        select ${listColumns}, s.series_id as "seriesId", ${published} as released,
+          b.app_id as "appId", b.keyword
         from stories s join authors a on a.id = s.author_id
           join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
         where s.id = ${storyId}`)
