@@ -28,6 +28,8 @@ import { metaRoutes } from './modules/meta/routes.ts';
 import { pageRoutes } from './modules/pages/routes.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 
+const STATIC_PATHS = /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt)/;
+
 export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
@@ -82,6 +84,8 @@ export async function buildApp(
   await app.register(rateLimit, {
     max: config.rateLimit.max,
     timeWindow: '1 minute',
+    // Phones behind one carrier address share a budget: files a page needs never count.
+    allowList: (request) => STATIC_PATHS.test(request.url),
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       code: ResultCode.tooManyRequests,

@@ -40,6 +40,14 @@ describe('episodeFooter (SPEC.md 2)', () => {
   ] as const)('kind %i ongoing %s %s -> %s', (kind, ongoing, language, text) =>
     expect(episodeFooter({ kind, ongoing, language })).toBe(text),
   );
+  it("keeps a finished story's earlier episodes 'to be continued'", () => {
+    expect(episodeFooter({ kind: 0, ongoing: false, language: 'english' }, false)).toBe(
+      'To be continued',
+    );
+    expect(episodeFooter({ kind: 0, ongoing: false, language: 'sinhala' }, false)).toBe(
+      'මතු සම්බන්ධයි',
+    );
+  });
 });
 
 describe('safeRedirect', () => {

@@ -29,15 +29,17 @@ const FOOTERS = {
   english: { ongoing: 'To be continued', finished: 'The End' },
 } as const;
 
-/** The end-of-episode footer (SPEC.md 2); null for story kinds 2 and 3. */
-export const episodeFooter = (story: {
-  kind: number;
-  ongoing: boolean;
-  language: StoryLanguage;
-}): string | null => {
+/**
+ * The end-of-episode footer (SPEC.md 2); null for story kinds 2 and 3. A finished story
+ * says 'The End' only after its last episode: earlier ones are still to be continued.
+ */
+export const episodeFooter = (
+  story: { kind: number; ongoing: boolean; language: StoryLanguage },
+  isLastPart = true,
+): string | null => {
   if (story.kind === STORY_KINDS.other2 || story.kind === STORY_KINDS.other3) return null;
   const texts = story.language === 'sinhala' ? FOOTERS.sinhala : FOOTERS.english;
-  return story.ongoing ? texts.ongoing : texts.finished;
+  return story.ongoing || !isLastPart ? texts.ongoing : texts.finished;
 };
 
 /** The cover of a story on the images host (SPEC.md 3). */

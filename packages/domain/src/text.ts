@@ -9,11 +9,15 @@ export const toStored = (text: string): string => text.normalize('NFC');
 export const toSearchKey = (text: string): string =>
   text.normalize('NFC').replace(ZERO_WIDTH_JOINERS, '').toLowerCase().trim();
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Old WebViews lack Intl.Segmenter; there, code points keep the app working (less precisely).
+const segmenter =
+  typeof Intl.Segmenter === 'function'
+    ? new Intl.Segmenter(undefined, { granularity: 'grapheme' })
+    : null;
 
 /** Splits text into user-perceived characters (a Sinhala conjunct stays whole). */
 export const graphemes = (text: string): string[] =>
-  Array.from(segmenter.segment(text), (s) => s.segment);
+  segmenter ? Array.from(segmenter.segment(text), (s) => s.segment) : Array.from(text);
 
 /** Cuts text to at most `max` graphemes, never inside a letter cluster. */
 export const truncateGraphemes = (text: string, max: number, ellipsis = ''): string => {

@@ -225,4 +225,20 @@ describe('rate limits', () => {
       await limited.close();
     }
   });
+
+  it('never counts the files a page needs against the limit', async () => {
+    const limited = await createTestApp({ RATE_LIMIT_MAX: '3', DEMO_SEED: '0' });
+    try {
+      for (let i = 0; i < 6; i++) {
+        const res = await limited.app.inject('/images/story_cover_1.png');
+        expect(res.statusCode).toBe(404);
+      }
+      const api = [];
+      for (let i = 0; i < 4; i++)
+        api.push((await limited.app.inject('/api/v1/story/list/trending/')).statusCode);
+      expect(api).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
 });

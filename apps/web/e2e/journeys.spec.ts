@@ -1,0 +1,200 @@
+import { expect, test } from '@playwright/test';
+import { apiPaths, detailsPath, episodeFooter } from '@kathamala/domain';
+import { AppShell } from './pages/AppShell.ts';
+import { AuthPage } from './pages/AuthPage.ts';
+import { StoryPage } from './pages/StoryPage.ts';
+import {
+  allStories,
+  findStory,
+  firstParagraph,
+  newReader,
+  partByApi,
+  signupByApi,
+} from './support/api.ts';
+import { useToken } from './support/session.ts';
+
+test('a visitor joins from the wall and reads the story to its newest episode', async ({
+  page,
+  request,
+}) => {
+  const story = await findStory(
+    request,
+    (s) => s.kind === 0 && !s.membersOnly && s.numberOfparts >= 3,
+    'free text story with three or more episodes',
+  );
+  const storyPage = new StoryPage(page);
+
+  await storyPage.open(story.storyId);
+  await expect(storyPage.title()).toHaveText(story.title);
+  await expect(storyPage.visitorWall).toBeVisible();
+  for (const name of ['Login', 'Join'] as const) {
+    const href = await storyPage.wallLink(name).getAttribute('href');
+    const url = new URL(href!, 'http://x');
+    expect(url.pathname).toBe(name === 'Login' ? '/login' : '/signup');
+    expect(url.searchParams.get('redirect')).toBe(detailsPath(story.storyId));
+  }
+
+  await storyPage.wallLink('Join').click();
+  await expect(page).toHaveURL(/\/signup\?redirect=/);
+  await new AuthPage(page).signup(newReader());
+  await expect(page).toHaveURL(detailsPath(story.storyId));
+
+  const token = await page.evaluate(() => localStorage.getItem('accesstoken'));
+  expect(token).toBeTruthy();
+  const part1 = await partByApi(request, token!, story.storyId, 1);
+  await expect(page.locator('[data-episode-text]')).toBeVisible();
+  await expect(page.getByText(firstParagraph(part1.part.content!))).toBeVisible();
+  await expect(storyPage.visitorWall).toHaveCount(0);
+
+  await storyPage.next();
+  await expect(page).toHaveURL(detailsPath(story.storyId, 2));
+  await expect(storyPage.episodeLabel).toHaveText(`Episode 2 of ${story.numberOfparts}`);
+
+  await storyPage.newest();
+  await expect(page).toHaveURL(detailsPath(story.storyId, story.numberOfparts));
+  const last = await partByApi(request, token!, story.storyId, story.numberOfparts);
+  await expect(page.getByText(firstParagraph(last.part.content!))).toBeVisible();
+  const footer = episodeFooter(last.story);
+  expect(footer).not.toBeNull();
+  await expect(page.getByText(footer!, { exact: true })).toBeVisible();
+});
+
+test.describe('on a 375 px phone', () => {
+  // A phone: mobile emulation makes the window as wide as the screen, as it is on a real one.
+  test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+
+  test('home has no sideways scroll and the story is comfortable to read', async ({
+    page,
+    request,
+  }) => {
+    await page.goto('/');
+    const cards = page.getByRole('article');
+    await expect(cards.first()).toBeVisible();
+    expect(await cards.count()).toBeGreaterThan(1);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+
+    const story = await findStory(
+      request,
+      (s) => s.kind === 0 && !s.membersOnly,
+      'free text story',
+    );
+    const token = await signupByApi(request);
+    const part = await partByApi(request, token, story.storyId, 1);
+    await useToken(page, token);
+    await page.goto(detailsPath(story.storyId));
+    const paragraph = page.getByText(firstParagraph(part.part.content!));
+    await expect(paragraph).toBeVisible();
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+    const fontSize = await paragraph.evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(fontSize).toBeGreaterThanOrEqual(18);
+    const box = await paragraph.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+  });
+});
+
+test('the Sinhala switch turns the UI Sinhala and the server keeps it after a reload', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const shell = new AppShell(page);
+  const nav = await shell.menu();
+  await expect(nav.getByRole('link', { name: 'Home' })).toBeVisible();
+
+  await shell.languageButton('සිං').click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'si');
+  await expect(nav.getByRole('link', { name: 'මුල් පිටුව' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'ප්‍රවර්ග' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('කතා');
+  await expect(shell.languageButton('සිං')).toHaveAttribute('aria-pressed', 'true');
+
+  const response = await page.reload();
+  const html = await response!.text();
+  expect(html).toContain('<html lang="si"');
+  expect(html).toContain('මුල් පිටුව');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'si');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('කතා');
+});
+
+test('search finds a Sinhala story by its Sinhala title and an English one by its English title', async ({
+  page,
+  request,
+}) => {
+  const stories = await allStories(request);
+  const sinhala = stories.find((s) => s.language === 'sinhala');
+  const english = stories.find((s) => s.language === 'english');
+  expect(sinhala, 'a Sinhala story in the demo data').toBeTruthy();
+  expect(english, 'an English story in the demo data').toBeTruthy();
+
+  await page.goto('/');
+  const shell = new AppShell(page);
+  for (const story of [sinhala!, english!]) {
+    await shell.search(story.title);
+    await expect(page).toHaveURL(/\/search\?q=/);
+    const result = page.getByRole('article').getByRole('link', { name: story.title, exact: true });
+    await expect(result).toBeVisible();
+    await expect(result).toHaveAttribute('href', detailsPath(story.storyId));
+  }
+});
+
+test('a logged-in reader without membership sees the subscription wall and no episode text', async ({
+  page,
+  request,
+}) => {
+  const story = await findStory(
+    request,
+    (s) => s.membersOnly && s.kind === 0,
+    'members-only text story',
+  ).catch(() => findStory(request, (s) => s.membersOnly, 'members-only story'));
+  const token = await signupByApi(request);
+  const answer = await request.get(apiPaths.part(story.storyId, 1), {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(answer.status()).toBe(403);
+
+  await useToken(page, token);
+  const storyPage = new StoryPage(page);
+  await storyPage.open(story.storyId);
+  await expect(storyPage.subscriptionWall).toBeVisible();
+  await expect(storyPage.subscriptionWall).toContainText('Rs.50');
+  await expect(storyPage.subscriptionWall).toContainText('77100');
+  await expect(storyPage.subscriptionWall).toContainText('77011');
+  await expect(storyPage.episodeLabel).toHaveCount(0);
+  await expect(page.locator('[data-episode-text]')).toHaveCount(0);
+
+  await storyPage.subscriptionWall.getByRole('button', { name: 'Verify code' }).click();
+  await expect(
+    storyPage.subscriptionWall.getByText(
+      'Please enter the subscription code which is sent to your mobile number.',
+    ),
+  ).toBeVisible();
+});
+
+test('logout ends the session: /login, and the story wall is back', async ({ page, request }) => {
+  const account = newReader();
+  await page.goto('/signup');
+  await new AuthPage(page).signup(account);
+  await expect(page).toHaveURL('/');
+  const token = await page.evaluate(() => localStorage.getItem('accesstoken'));
+  expect(token).toBeTruthy();
+
+  await new AppShell(page).logout();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => localStorage.getItem('accesstoken'))).toBeNull();
+  expect(await page.evaluate(() => localStorage.getItem('loggedIn'))).toBeNull();
+
+  // The old token no longer opens anything, and the page treats the reader as a visitor.
+  const story = await findStory(request, (s) => s.kind === 0 && !s.membersOnly, 'free text story');
+  const answer = await request.get(apiPaths.part(story.storyId, 1), {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(answer.status()).toBe(401);
+  const storyPage = new StoryPage(page);
+  await storyPage.open(story.storyId);
+  await expect(storyPage.visitorWall).toBeVisible();
+  await expect(storyPage.episodeLabel).toHaveCount(0);
+});

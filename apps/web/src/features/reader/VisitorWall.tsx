@@ -1,0 +1,27 @@
+import { Link } from 'react-router';
+import { detailsPath } from '@kathamala/domain';
+import { useI18n } from '../../i18n/index.tsx';
+import ui from '../../components/ui.module.css';
+import styles from './reader.module.css';
+
+/** The wall for visitors: Login and Join, each coming back to this story afterwards. */
+export function VisitorWall(props: { storyId: number; className?: string }) {
+  const { t } = useI18n();
+  const back = encodeURIComponent(detailsPath(props.storyId));
+  return (
+    <section className={`${styles.wall} ${props.className ?? ''}`} aria-labelledby="wall-title">
+      <h2 id="wall-title" className={styles.wallTitle}>
+        {t('wall.title')}
+      </h2>
+      <p>{t('wall.text')}</p>
+      <div className={styles.wallActions}>
+        <Link className={ui.button} to={`/signup?redirect=${back}`}>
+          {t('wall.join')}
+        </Link>
+        <Link className={ui.buttonSecondary} to={`/login?redirect=${back}`}>
+          {t('wall.login')}
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { Link } from 'react-router';
+import { detailsPath, truncateGraphemes, type StoryListItem } from '@kathamala/domain';
+import { Cover } from '../../components/Cover.tsx';
+import { storyLang, textLang } from './lang.ts';
+import { MembersBadge, StoryMeta } from './StoryMeta.tsx';
+import styles from './stories.module.css';
+
+const DESCRIPTION_GRAPHEMES = 140;
+
+/** A story in a list: cover, title, author, a line of description and its numbers. */
+export function StoryCard(props: { story: StoryListItem; eager?: boolean }) {
+  const { story } = props;
+  const lang = storyLang(story.language);
+  return (
+    <article className={styles.card}>
+      <Cover
+        storyId={story.storyId}
+        alt=""
+        width={88}
+        eager={props.eager}
+        className={styles.cardCover}
+      />
+      <div className={styles.cardBody}>
+        <h3 className={styles.cardTitle} lang={lang}>
+          <Link to={detailsPath(story.storyId)} className={styles.stretched}>
+            {story.title}
+          </Link>
+        </h3>
+        <p className={styles.author} lang={textLang(story.author.name)}>
+          {story.author.name}
+        </p>
+        <p className={styles.cardDescription} lang={lang}>
+          {truncateGraphemes(story.description, DESCRIPTION_GRAPHEMES, '…')}
+        </p>
+        <StoryMeta reads={story.reads} rating={story.rating} parts={story.numberOfparts} />
+        {story.membersOnly && <MembersBadge />}
+      </div>
+    </article>
+  );
+}
+
+export function StoryCardSkeleton() {
+  return (
+    <div className={styles.card} aria-hidden="true">
+      <span className={`${styles.cardCover} ${styles.coverSkeleton}`} />
+      <div className={styles.cardBody}>
+        <span className={styles.lineSkeleton} style={{ width: '70%' }} />
+        <span className={styles.lineSkeleton} style={{ width: '40%' }} />
+        <span className={styles.lineSkeleton} />
+        <span className={styles.lineSkeleton} style={{ width: '55%' }} />
+      </div>
+    </div>
+  );
+}

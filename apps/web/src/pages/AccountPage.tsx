@@ -1,0 +1,195 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPaths, LIMITS, type Me, type UiLang } from '@kathamala/domain';
+import { isApiError } from '../api/client.ts';
+import { changeUsername, refreshToken, useMe } from '../api/queries.ts';
+import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
+import { SkeletonLines } from '../components/Skeleton.tsx';
+import { useAuthActions } from '../features/auth/AuthEffects.tsx';
+import { storeName, storeToken } from '../features/auth/session.ts';
+import { useSession } from '../features/auth/useSession.ts';
+import { textLang } from '../features/stories/lang.ts';
+import { useI18n } from '../i18n/index.tsx';
+import { useDocumentTitle } from '../useDocumentTitle.ts';
+import ui from '../components/ui.module.css';
+import styles from '../components/page.module.css';
+
+/** /account: who is logged in, change of username, UI language, logout. */
+export default function AccountPage() {
+  const { t } = useI18n();
+  const session = useSession();
+  useDocumentTitle(t('account.title'));
+
+  return (
+    <div className={styles.narrow}>
+      <h1 className={styles.heading}>{t('account.title')}</h1>
+      {session.status === 'unknown' ? (
+        <SkeletonLines lines={4} label={t('common.loading')} />
+      ) : session.status === 'visitor' ? (
+        <InfoNotice>
+          <p>{t('account.needLogin')}</p>
+          <Link className={ui.button} to={`/login?redirect=${encodeURIComponent('/account')}`}>
+            {t('nav.login')}
+          </Link>
+        </InfoNotice>
+      ) : (
+        <>
+          <Profile />
+          <LanguagePanel />
+          <LogoutPanel />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Profile() {
+  const { t } = useI18n();
+  const id = useId();
+  const me = useMe(true);
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: changeUsername,
+    onSuccess: async ({ username }) => {
+      queryClient.setQueryData<Me>([apiPaths.me()], (old) =>
+        old ? { ...old, name: username } : old,
+      );
+      // The token carries the name: a refreshed token has the new one in it.
+      const fresh = await refreshToken().catch(() => null);
+      if (fresh) storeToken(fresh.accesstoken);
+      else storeName(username);
+    },
+  });
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const username = String(new FormData(e.currentTarget).get('username') ?? '').trim();
+    const length = [...username].length;
+    if (length < LIMITS.usernameMinChars || length > LIMITS.usernameMaxChars) {
+      setError(
+        t('auth.usernameLength', { min: LIMITS.usernameMinChars, max: LIMITS.usernameMaxChars }),
+      );
+      return;
+    }
+    setError(null);
+    mutation.mutate(username);
+  };
+
+  const serverError = mutation.error
+    ? isApiError(mutation.error) && mutation.error.message && mutation.error.status !== 0
+      ? mutation.error.message
+      : t(
+          isApiError(mutation.error) && mutation.error.status === 0
+            ? 'common.offline'
+            : 'common.error',
+        )
+    : null;
+  const shownError = error ?? serverError;
+
+  if (me.isPending) return <SkeletonLines lines={3} label={t('common.loading')} />;
+  if (me.isError) return <ErrorNotice error={me.error} onRetry={() => void me.refetch()} />;
+
+  return (
+    <section className={styles.panel} aria-labelledby={`${id}-profile`}>
+      <h2 id={`${id}-profile`} className={styles.panelTitle}>
+        {t('account.changeUsername')}
+      </h2>
+      <dl className={styles.facts}>
+        <dt>{t('account.name')}</dt>
+        <dd lang={textLang(me.data.name)}>{me.data.name}</dd>
+        <dt>{t('account.email')}</dt>
+        <dd>{me.data.email}</dd>
+        {me.data.author && (
+          <>
+            <dt className="visually-hidden">{t('account.author')}</dt>
+            <dd>
+              <span className={ui.badge}>{t('account.author')}</span>
+            </dd>
+          </>
+        )}
+      </dl>
+      <form className={styles.inlineForm} onSubmit={onSubmit} noValidate>
+        <div className={ui.field}>
+          <label className={ui.label} htmlFor={`${id}-username`}>
+            {t('account.newUsername')}
+          </label>
+          <input
+            id={`${id}-username`}
+            name="username"
+            className={ui.input}
+            defaultValue={me.data.name}
+            autoComplete="username"
+            maxLength={LIMITS.usernameMaxChars}
+            aria-invalid={shownError ? true : undefined}
+            aria-describedby={`${id}-username-status`}
+          />
+        </div>
+        <button type="submit" className={ui.button} disabled={mutation.isPending}>
+          {t('account.save')}
+        </button>
+      </form>
+      <p id={`${id}-username-status`} role="status">
+        {shownError ? (
+          <span className={ui.fieldError}>{shownError}</span>
+        ) : mutation.isSuccess ? (
+          <span>{t('account.saved', { name: mutation.data.username })}</span>
+        ) : null}
+      </p>
+    </section>
+  );
+}
+
+function LanguagePanel() {
+  const { t, lang, setLang } = useI18n();
+  const id = useId();
+  const options: { value: UiLang; label: string }[] = [
+    { value: 'en', label: 'English' },
+    { value: 'si', label: 'සිංහල' },
+  ];
+  return (
+    <section className={styles.panel} aria-labelledby={`${id}-lang`}>
+      <h2 id={`${id}-lang`} className={styles.panelTitle}>
+        {t('account.language')}
+      </h2>
+      <p className={ui.hint}>{t('account.languageHelp')}</p>
+      <fieldset className={styles.radioRow}>
+        <legend className="visually-hidden">{t('account.language')}</legend>
+        {options.map((o) => (
+          <label key={o.value} className={styles.radio} lang={o.value}>
+            <input
+              type="radio"
+              name={`${id}-ui-lang`}
+              value={o.value}
+              checked={lang === o.value}
+              onChange={() => setLang(o.value)}
+            />
+            {o.label}
+          </label>
+        ))}
+      </fieldset>
+    </section>
+  );
+}
+
+function LogoutPanel() {
+  const { t } = useI18n();
+  const { logout } = useAuthActions();
+  const [busy, setBusy] = useState(false);
+  return (
+    <section className={styles.panel}>
+      <button
+        type="button"
+        className={ui.buttonSecondary}
+        disabled={busy}
+        onClick={() => {
+          setBusy(true);
+          void logout();
+        }}
+      >
+        {t('account.logout')}
+      </button>
+    </section>
+  );
+}

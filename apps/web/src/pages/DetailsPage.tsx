@@ -1,0 +1,206 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { episodeFooter, ResultCode, type StoryDetails } from '@kathamala/domain';
+import { isApiError } from '../api/client.ts';
+import { useAuthorStories, usePart, usePreview } from '../api/queries.ts';
+import { Cover } from '../components/Cover.tsx';
+import { useServerStatus } from '../config.tsx';
+import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
+import { SkeletonBlock, SkeletonLines } from '../components/Skeleton.tsx';
+import { useSession } from '../features/auth/useSession.ts';
+import { EpisodePager } from '../features/reader/EpisodePager.tsx';
+import { EpisodeText } from '../features/reader/EpisodeText.tsx';
+import { SeriesLinks } from '../features/reader/SeriesLinks.tsx';
+import { SubscriptionWall } from '../features/reader/SubscriptionWall.tsx';
+import { useScreenGuard } from '../features/reader/useScreenGuard.ts';
+import { VisitorWall } from '../features/reader/VisitorWall.tsx';
+import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
+import { storyLang, textLang } from '../features/stories/lang.ts';
+import { MembersBadge, StoryMeta } from '../features/stories/StoryMeta.tsx';
+import { TrendingList } from '../features/stories/TrendingList.tsx';
+import { useI18n } from '../i18n/index.tsx';
+import { useDocumentTitle } from '../useDocumentTitle.ts';
+import { NotFoundPage } from './NotFoundPage.tsx';
+import styles from '../features/reader/reader.module.css';
+
+const positiveInt = (raw: string | undefined): number | null =>
+  raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
+
+/** /details/{storyId}/ and /details/{storyId}/{partId}/: the part defaults to 1. */
+export default function DetailsPage() {
+  const params = useParams();
+  const storyId = positiveInt(params.storyId);
+  const partNumber = params.partId === undefined ? 1 : positiveInt(params.partId);
+  if (!storyId || !partNumber) return <NotFoundPage />;
+  return <StoryView key={storyId} storyId={storyId} partNumber={partNumber} />;
+}
+
+function StoryView({ storyId, partNumber }: { storyId: number; partNumber: number }) {
+  const { t } = useI18n();
+  const navigate = useNavigate();
+  const session = useSession();
+  const isReader = session.status === 'reader';
+  // The server already found no such story: say so at once instead of asking again.
+  const missing = useServerStatus() === 404;
+  const preview = usePreview(storyId, !missing);
+  const part = usePart(storyId, partNumber, isReader);
+
+  // Anti-copy guard (SPEC.md 2): a shrunken window clears the text and leaves for the home page.
+  const [guarded, setGuarded] = useState(false);
+  const onShrunk = useCallback(() => {
+    setGuarded(true);
+    navigate('/', { replace: true });
+  }, [navigate]);
+  useScreenGuard(true, onShrunk);
+
+  // The full details answer when there is one, the public preview otherwise (SPEC.md 4).
+  const details: StoryDetails | undefined = part.data ?? preview.data;
+  useDocumentTitle(
+    details?.story.title ?? (preview.isError || missing ? t('notFound.title') : undefined),
+  );
+
+  if (!details) {
+    // A disabled query also counts as pending: only a reader's part can still be on its way.
+    const waitingForPart = isReader && part.isPending;
+    if (missing && !waitingForPart) return <InfoNotice>{t('details.notFound')}</InfoNotice>;
+    if (preview.isError && !waitingForPart) {
+      const notFound = isApiError(preview.error) && preview.error.status === 404;
+      return notFound ? (
+        <InfoNotice>{t('details.notFound')}</InfoNotice>
+      ) : (
+        <ErrorNotice error={preview.error} onRetry={() => void preview.refetch()} />
+      );
+    }
+    return <StorySkeleton />;
+  }
+
+  const { story, author } = details;
+  const lang = storyLang(story.language);
+  const subscriptionNeeded =
+    (isApiError(part.error) && part.error.code === ResultCode.subscriptionRequired) ||
+    (part.isSuccess &&
+      part.data.part.content === undefined &&
+      (story.membersOnly || part.data.part.membersOnly));
+
+  let reading: ReactNode;
+  if (guarded) reading = null;
+  else if (session.status === 'unknown') {
+    // Server render and hydration: the wall for visitors, a placeholder for readers (CSS picks).
+    reading = (
+      <>
+        <VisitorWall storyId={storyId} className="visitor-only" />
+        <div className="reader-only">
+          <SkeletonLines lines={8} />
+        </div>
+      </>
+    );
+  } else if (session.status === 'visitor') reading = <VisitorWall storyId={storyId} />;
+  else if (part.isPending) reading = <SkeletonLines lines={8} label={t('details.reading')} />;
+  else if (subscriptionNeeded) reading = <SubscriptionWall keyword={author.keyword} />;
+  else if (part.isSuccess && part.data.part.content !== undefined) {
+    const footer = episodeFooter(story, part.data.part.partNumber === details.numberOfparts);
+    reading = (
+      <>
+        <header className={styles.episodeHeader} id="episode">
+          <p className={styles.episodeNumber}>
+            {t('details.episodeOf', { n: part.data.part.partNumber, total: details.numberOfparts })}
+          </p>
+          {part.data.part.title && (
+            <h2 className={styles.episodeTitle} lang={lang}>
+              {part.data.part.title}
+            </h2>
+          )}
+        </header>
+        <EpisodeText content={part.data.part.content} lang={lang} />
+        {footer && (
+          <p className={styles.footer} lang={lang}>
+            {footer}
+          </p>
+        )}
+        <EpisodePager storyId={storyId} current={partNumber} total={details.numberOfparts} />
+      </>
+    );
+  } else {
+    reading = (
+      <>
+        <ErrorNotice error={part.error} onRetry={() => void part.refetch()}>
+          {t('details.loadFailed')}
+        </ErrorNotice>
+        <EpisodePager storyId={storyId} current={partNumber} total={details.numberOfparts} />
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.layout}>
+      <article className={styles.story}>
+        <header className={styles.storyHeader}>
+          <Cover
+            storyId={storyId}
+            alt={t('story.cover', { title: story.title })}
+            width={144}
+            eager
+            className={styles.storyCover}
+          />
+          <div className={styles.storyHeading}>
+            <h1 className={styles.storyTitle} lang={lang}>
+              {story.title}
+            </h1>
+            <p className={styles.storyAuthor}>
+              <span lang={textLang(author.name)}>{t('story.by', { name: author.name })}</span>
+            </p>
+            <StoryMeta
+              reads={story.reads}
+              rating={story.rating}
+              parts={details.numberOfparts}
+              ongoing={story.ongoing}
+            />
+            {story.membersOnly && <MembersBadge />}
+          </div>
+          <p className={styles.storyDescription} lang={lang}>
+            {story.description}
+          </p>
+        </header>
+        <SeriesLinks series={details.series} storyId={storyId} />
+        <div className={styles.reading}>{reading}</div>
+      </article>
+      <aside className={styles.aside}>
+        <TrendingList excludeStoryId={storyId} />
+        <MoreByAuthor authorId={author.authorId} name={author.name} storyId={storyId} />
+      </aside>
+    </div>
+  );
+}
+
+/** Other stories of the same author; silent (empty) when the list fails (SPEC.md 8). */
+function MoreByAuthor(props: { authorId: number; name: string; storyId: number }) {
+  const { t } = useI18n();
+  const { data } = useAuthorStories(props.authorId);
+  const stories = (data?.stories ?? []).filter((s) => s.storyId !== props.storyId);
+  return (
+    <CompactStoryList
+      id="more-by-author"
+      title={t('details.moreByAuthor', { name: props.name })}
+      titleLang={textLang(props.name)}
+      stories={stories}
+    />
+  );
+}
+
+function StorySkeleton() {
+  const { t } = useI18n();
+  return (
+    <div className={styles.layout} role="status" aria-busy="true">
+      <span className="visually-hidden">{t('common.loading')}</span>
+      <div className={styles.story}>
+        <div className={styles.storyHeader}>
+          <SkeletonBlock className={styles.storyCover} />
+          <div className={styles.storyHeading}>
+            <SkeletonLines lines={3} />
+          </div>
+        </div>
+        <SkeletonLines lines={8} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { apiPaths, type BootData, type StoryDetails } from '@kathamala/domain';
+import { headHtml, metaForUrl } from './seo.ts';
+
+const config = {
+  imagesHost: 'https://img.example/covers/',
+  publicUrl: 'https://kathamala.example',
+};
+
+const preview = {
+  story: {
+    storyId: 7,
+    title: 'Tea & "Rain" <at> Ella',
+    description: 'A story.',
+    kind: 0,
+    membersOnly: false,
+    ongoing: true,
+    language: 'english',
+    category: 'family',
+    reads: 1,
+    rating: 4,
+  },
+} as unknown as StoryDetails;
+
+const boot = (data: BootData['data'] = {}, uiLang: BootData['uiLang'] = 'en') => ({
+  config,
+  data,
+  uiLang,
+});
+
+describe('metaForUrl', () => {
+  it('describes a story from its prefetched preview, canonical at the story address', () => {
+    const meta = metaForUrl('/details/7/3/', boot({ [apiPaths.preview(7)]: preview }));
+    expect(meta).toMatchObject({
+      title: 'Tea & "Rain" <at> Ella – Kathamala',
+      description: 'A story.',
+      canonicalPath: '/details/7/',
+      image: 'https://img.example/covers/story_cover_7.png',
+      type: 'article',
+    });
+  });
+
+  it('names a missing story as not found and keeps it out of search engines', () => {
+    expect(metaForUrl('/details/8/', boot())).toMatchObject({
+      noindex: true,
+      title: 'Page not found – Kathamala',
+    });
+  });
+
+  it('titles pages in the UI language', () => {
+    expect(metaForUrl('/category?c=mystery', boot({}, 'si'))).toMatchObject({
+      title: 'අභිරහස් – Kathamala',
+      canonicalPath: '/category?c=mystery',
+    });
+    expect(metaForUrl('/login?redirect=/x', boot()).noindex).toBe(true);
+  });
+});
+
+describe('headHtml', () => {
+  it('escapes every value and makes addresses absolute', () => {
+    const html = headHtml(
+      metaForUrl('/details/7/', boot({ [apiPaths.preview(7)]: preview })),
+      config.publicUrl,
+      'en',
+    );
+    expect(html).toContain('<title>Tea &amp; &quot;Rain&quot; &lt;at&gt; Ella – Kathamala</title>');
+    expect(html).toContain(
+      '<meta property="og:title" content="Tea &amp; &quot;Rain&quot; &lt;at&gt; Ella – Kathamala" />',
+    );
+    expect(html).toContain('<link rel="canonical" href="https://kathamala.example/details/7/" />');
+    expect(html).toContain(
+      '<meta property="og:url" content="https://kathamala.example/details/7/" />',
+    );
+    expect(html).toContain(
+      '<meta property="og:image" content="https://img.example/covers/story_cover_7.png" />',
+    );
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />');
+    expect(html).not.toMatch(/<at>/);
+  });
+});

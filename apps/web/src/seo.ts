@@ -1,0 +1,126 @@
+import {
+  apiPaths,
+  CATEGORIES,
+  coverUrl,
+  detailsPath,
+  truncateGraphemes,
+  type BootData,
+  type Category,
+  type StoryDetails,
+  type UiLang,
+} from '@kathamala/domain';
+import { translator, type Translate } from './i18n/index.tsx';
+
+export const SITE_NAME = 'Kathamala';
+const DESCRIPTION_GRAPHEMES = 200;
+
+/** The browser title of a page: '{page} – Kathamala', or the site title for the home page. */
+export const pageTitle = (t: Translate, title?: string): string =>
+  title ? `${title} – ${SITE_NAME}` : t('meta.homeTitle');
+
+export interface PageMeta {
+  title: string;
+  description: string;
+  /** Path (and query, where it names the content) of the canonical address. */
+  canonicalPath: string;
+  image?: string;
+  type: 'website' | 'article';
+  noindex?: boolean;
+}
+
+const categoryName = (
+  slug: string | null,
+  lang: UiLang,
+  categories: Category[],
+): string | undefined => categories.find((c) => c.slug === slug)?.name[lang];
+
+/** What a shared link and a search engine should see for a URL, from the data the server prefetched. */
+export function metaForUrl(
+  url: string,
+  boot: Pick<BootData, 'config' | 'data' | 'uiLang'>,
+): PageMeta {
+  const t = translator(boot.uiLang);
+  const { pathname, searchParams } = new URL(url, 'http://localhost');
+  const base: PageMeta = {
+    title: pageTitle(t),
+    description: t('meta.description'),
+    canonicalPath: pathname,
+    type: 'website',
+  };
+
+  const details = /^\/details\/(\d+)(?:\/\d+)?\/?$/.exec(pathname);
+  if (details) {
+    const storyId = Number(details[1]);
+    const preview = boot.data[apiPaths.preview(storyId)] as StoryDetails | undefined;
+    if (!preview) return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+    return {
+      title: pageTitle(t, preview.story.title),
+      description: truncateGraphemes(preview.story.description, DESCRIPTION_GRAPHEMES, '…'),
+      // Every episode page of a story points at the story: visitors see the same page on each.
+      canonicalPath: detailsPath(storyId),
+      image: coverUrl(boot.config.imagesHost, storyId),
+      type: 'article',
+    };
+  }
+  if (pathname === '/') return base;
+  if (/^\/category\/?$/.test(pathname)) {
+    const slug = searchParams.get('c');
+    const categories = (boot.data[apiPaths.categories()] as Category[] | undefined) ?? [
+      ...CATEGORIES,
+    ];
+    const name = categoryName(slug, boot.uiLang, categories);
+    return {
+      ...base,
+      title: pageTitle(t, name ?? t('category.title')),
+      canonicalPath: name && slug ? `/category?c=${encodeURIComponent(slug)}` : '/category',
+    };
+  }
+  const simple: Record<string, Parameters<Translate>[0]> = {
+    '/search': 'search.title',
+    '/login': 'auth.loginTitle',
+    '/signup': 'auth.signupTitle',
+    '/account': 'account.title',
+  };
+  const key = simple[pathname.replace(/\/$/, '')];
+  if (key) return { ...base, title: pageTitle(t, t(key)), noindex: true };
+  return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+}
+
+const escapeHtml = (s: string): string =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+
+/** The <head> tags of a page: title, description, canonical, Open Graph and Twitter card. */
+export function headHtml(meta: PageMeta, publicUrl: string, lang: UiLang): string {
+  const absolute = (path: string) =>
+    /^https?:\/\//.test(path) ? path : `${publicUrl.replace(/\/$/, '')}${path}`;
+  const canonical = absolute(meta.canonicalPath);
+  const tags: [string, string, string][] = [
+    ['name', 'description', meta.description],
+    ['property', 'og:site_name', SITE_NAME],
+    ['property', 'og:type', meta.type],
+    ['property', 'og:title', meta.title],
+    ['property', 'og:description', meta.description],
+    ['property', 'og:url', canonical],
+    ['property', 'og:locale', lang === 'si' ? 'si_LK' : 'en_GB'],
+    ['name', 'twitter:card', meta.image ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:title', meta.title],
+    ['name', 'twitter:description', meta.description],
+  ];
+  if (meta.image) {
+    const image = absolute(meta.image);
+    tags.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
+  }
+  if (meta.noindex) tags.push(['name', 'robots', 'noindex']);
+  return [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    ...tags.map(
+      ([attr, name, content]) => `<meta ${attr}="${name}" content="${escapeHtml(content)}" />`,
+    ),
+    `<link rel="canonical" href="${escapeHtml(canonical)}" />`,
+  ].join('\n    ');
+}
