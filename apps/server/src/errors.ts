@@ -26,8 +26,6 @@ interface AjvError {
   message?: string;
 }
 
-const FIELD_WORDS: Record<string, string> = { page: 'page number', query: 'search text' };
-
 /** Turns a schema validation failure into one sentence a person understands. */
 export function describeValidation(errors: AjvError[], context: string | undefined): string {
   const first = errors.find((e) => e.keyword !== 'anyOf') ?? errors[0];
@@ -35,7 +33,7 @@ export function describeValidation(errors: AjvError[], context: string | undefin
   const path = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   const where =
     context === 'body' ? 'in the request body' : context === 'params' ? 'in the address' : '';
-  const name = (field: string) => `'${FIELD_WORDS[field] ? field : field}'`;
+  const name = (field: string) => `'${field}'`;
   const field =
     path || (typeof first.params.missingProperty === 'string' ? first.params.missingProperty : '');
   const label = field ? name(field) : 'The request';
