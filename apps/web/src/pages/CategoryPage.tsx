@@ -1,8 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { useCategories, useStoryList } from '../api/queries.ts';
 import { SkeletonLines } from '../components/Skeleton.tsx';
-import { Pagination } from '../features/stories/Pagination.tsx';
-import { StoryGrid } from '../features/stories/StoryGrid.tsx';
+import { PagedStoryGrid } from '../features/stories/PagedStoryGrid.tsx';
 import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
@@ -58,21 +57,7 @@ export default function CategoryPage() {
           )}
         </nav>
       </div>
-      <StoryGrid
-        stories={list.data?.stories}
-        error={list.error}
-        onRetry={() => void list.refetch()}
-        eagerCovers
-        stale={list.isPlaceholderData}
-      />
-      {list.data && (
-        <Pagination
-          page={list.data.page}
-          pageSize={list.data.pageSize}
-          total={list.data.total}
-          hrefFor={(p) => href(slug, p)}
-        />
-      )}
+      <PagedStoryGrid list={list} hrefFor={(p) => href(slug, p)} />
     </section>
   );
 }

@@ -1,8 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { usePremium, useStoryList, useUpcoming } from '../api/queries.ts';
 import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
-import { Pagination } from '../features/stories/Pagination.tsx';
-import { StoryGrid } from '../features/stories/StoryGrid.tsx';
+import { PagedStoryGrid } from '../features/stories/PagedStoryGrid.tsx';
 import { TrendingList } from '../features/stories/TrendingList.tsx';
 import { UpcomingList } from '../features/stories/UpcomingList.tsx';
 import { useI18n } from '../i18n/index.tsx';
@@ -68,21 +67,7 @@ export default function HomePage() {
             </nav>
           </div>
         </div>
-        <StoryGrid
-          stories={list.data?.stories}
-          error={list.error}
-          onRetry={() => void list.refetch()}
-          eagerCovers
-          stale={list.isPlaceholderData}
-        />
-        {list.data && (
-          <Pagination
-            page={list.data.page}
-            pageSize={list.data.pageSize}
-            total={list.data.total}
-            hrefFor={(p) => href({ page: p })}
-          />
-        )}
+        <PagedStoryGrid list={list} hrefFor={(p) => href({ page: p })} />
       </section>
       <aside className={styles.aside}>
         <TrendingList />

@@ -14,7 +14,7 @@ import {
   subscriptions,
   users,
 } from '../schema.ts';
-import { PRODUCT_APP_ID, storiesRepo } from '../../modules/stories/repo.ts';
+import { storiesRepo } from '../../modules/stories/repo.ts';
 import { renderCover } from './covers.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
@@ -146,5 +146,3 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
   await storiesRepo(db).refreshSearchDoc();
   return true;
 }
-
-export { PRODUCT_APP_ID };

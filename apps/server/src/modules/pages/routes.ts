@@ -38,10 +38,11 @@ export function pageRoutes(
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   const cache = new Map<string, { at: number; status: number; html: string }>();
 
+  /** The data a public page shows, and 404 when its story does not exist. */
   const prefetch = async (
     pathname: string,
     query: URLSearchParams,
-  ): Promise<BootData['data'] & { status?: number }> => {
+  ): Promise<{ data: BootData['data']; status: number }> => {
     const data: Record<string, unknown> = {};
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
@@ -82,12 +83,11 @@ export function pageRoutes(
             )))(),
         ]);
       } catch (e) {
-        if (e instanceof AppError && e.code === ResultCode.notFound)
-          return { ...data, status: 404 } as never;
+        if (e instanceof AppError && e.code === ResultCode.notFound) return { data, status: 404 };
         throw e;
       }
     }
-    return data;
+    return { data, status: 200 };
   };
 
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -104,15 +104,10 @@ export function pageRoutes(
     if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPage(reply, hit.status, hit.html);
 
     const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
-    const { status: dataStatus, ...data } = known
+    const { data, status } = known
       ? await prefetch(url.pathname, url.searchParams)
-      : ({} as { status?: number });
-    const boot: BootData = {
-      config: deps.config,
-      data,
-      uiLang,
-      status: known ? (dataStatus ?? 200) : 404,
-    };
+      : { data: {}, status: 404 };
+    const boot: BootData = { config: deps.config, data, uiLang, status };
     const rendered = await deps.web.render(url.pathname + url.search, boot);
     const html = composePage(deps.web.template, boot, rendered);
     if (cache.size >= RENDER_CACHE_MAX) cache.clear();
