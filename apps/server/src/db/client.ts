@@ -27,6 +27,11 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection ended by the server (restart, failover, admin) must not crash us:
+    // the pool drops it and opens a new one when next needed.
+    pool.on('error', (err) =>
+      console.error(`PostgreSQL closed an idle connection: ${err.message}`),
+    );
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     // Two servers starting at once must not both migrate.
     const client = await pool.connect();
