@@ -4,6 +4,8 @@ export const FEE_RUPEES_PER_MONTH = 50;
 export const SHORT_CODES = { default: '77100', mobitel: '77011' } as const;
 export const DEFAULT_KEYWORD_PREFIX = 'REG';
 export const PRODUCT_KEYWORD = 'REG KATHAMALA';
+/** The product's own billing app, used for authors without one of their own. */
+export const PRODUCT_APP_ID = 'APP_KATHAMALA';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_SORT = 'rate';
@@ -43,4 +45,19 @@ export const LIMITS = {
   passwordMaxChars: 200,
   usernameMinChars: 3,
   usernameMaxChars: 30,
+} as const;
+
+/** Limits on what an author writes (the authors-publish issue). */
+export const AUTHORING = {
+  authorNameMinChars: 2,
+  authorNameMaxChars: 60,
+  bioChars: 2_000,
+  titleMaxChars: 120,
+  descriptionChars: 2_000,
+  /** Episode text, as UTF-8 bytes of the stored HTML. */
+  contentBytes: 200 * 1024,
+  /** Request body of the episode call: the text plus its JSON envelope. */
+  episodeBodyBytes: 300 * 1024,
+  coverBytes: 4 * 1024 * 1024,
+  coverMaxPixels: 40_000_000,
 } as const;

@@ -7,6 +7,7 @@ export * from './ssr.ts';
 export * from './schemas/common.ts';
 export * from './schemas/stories.ts';
 export * from './schemas/auth.ts';
+export * from './schemas/authoring.ts';
 export * from './schemas/categories.ts';
 export * from './api-paths.ts';
 export * from './categories.ts';

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { CATEGORIES, PRODUCT_KEYWORD } from '@kathamala/domain';
+import { CATEGORIES, PRODUCT_APP_ID, PRODUCT_KEYWORD } from '@kathamala/domain';
 import type { Db } from './client.ts';
 import { billingApps, categories } from './schema.ts';
-import { PRODUCT_APP_ID } from '../modules/stories/repo.ts';
 
 /** Rows every deployment needs: the categories and the product's billing app. Idempotent. */
 export async function ensureReferenceData(db: Db) {

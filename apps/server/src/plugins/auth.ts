@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.ts';
-import type { AuthService, Viewer } from '../modules/auth/service.ts';
+import type { Viewer } from '../auth/viewer.ts';
+
+/** Resolves a bearer token to its viewer, or null when it is forged, expired or revoked. */
+export type ViewerResolver = { viewerFromToken(token: string): Promise<Viewer | null> };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,7 +24,7 @@ const bearer = (request: FastifyRequest): string | null => {
 };
 
 /** Resolves the viewer from the bearer token; a presented but bad token is a 401 everywhere. */
-export function installAuth(app: FastifyInstance, auth: AuthService) {
+export function installAuth(app: FastifyInstance, auth: ViewerResolver) {
   app.decorateRequest('viewer', null);
   app.addHook('onRequest', async (request) => {
     const token = bearer(request);

@@ -80,7 +80,7 @@ export type UpcomingItem = Static<typeof UpcomingItem>;
 export const UpcomingList = Type.Object({ upcomingStories: Type.Array(UpcomingItem) });
 export const PremiumList = Type.Object({ premium: Type.Array(StoryListItem) });
 export const AuthorStoryList = Type.Object({
-  author: AuthorRef,
+  author: Type.Object({ authorId: Type.Integer(), name: Type.String(), bio: Type.String() }),
   stories: Type.Array(StoryListItem),
 });
 

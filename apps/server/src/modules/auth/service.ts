@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { toStored } from '@kathamala/domain';
 import type { TokenKeys } from '../../auth/keys.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { conflict, invalid, unauthorized } from '../../errors.ts';
 import type { AuthRepo } from './repo.ts';
@@ -8,12 +9,6 @@ import type { AuthRepo } from './repo.ts';
 /** How long a token (and its session) lives without a refresh. */
 export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
-export interface Viewer {
-  userId: number;
-  sessionId: string;
-  name: string;
-  author: boolean;
-}
 
 const WRONG_CREDENTIALS = 'The e-mail address or password is not correct.';
 

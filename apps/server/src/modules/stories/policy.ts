@@ -1,5 +1,5 @@
 import { canReadEpisode, type Viewer as ViewerKind } from '@kathamala/domain';
-import type { Viewer } from '../auth/service.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 
 /** Which kind of viewer a request is, for the paywall rules in packages/domain. */
 export const viewerKind = (viewer: Viewer | null, subscribed: boolean): ViewerKind =>

@@ -1,9 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { SortBy, StoryListItem } from '@kathamala/domain';
+import { PRODUCT_APP_ID, type SortBy, type StoryListItem } from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
 
-/** The product's own billing app, used for authors without one of their own. */
-export const PRODUCT_APP_ID = 'APP_KATHAMALA';
 
 const published = sql`(s.release_at is null or s.release_at <= now())`;
 
@@ -135,8 +133,12 @@ export const storiesRepo = (db: Db) => {
       );
     },
 
-    authorName: async (authorId: number) =>
-      (await rows<{ name: string }>(sql`select name from authors where id = ${authorId}`))[0]?.name,
+    author: async (authorId: number) =>
+      (
+        await rows<{ name: string; bio: string }>(
+          sql`select name, bio from authors where id = ${authorId}`,
+        )
+      )[0],
 
     story: async (storyId: number) =>
       (

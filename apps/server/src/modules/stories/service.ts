@@ -9,7 +9,7 @@ import {
   type UpcomingItem,
 } from '@kathamala/domain';
 import { AppError, notFound } from '../../errors.ts';
-import type { Viewer } from '../auth/service.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 import { mayReadEpisode } from './policy.ts';
 import type { StoriesRepo } from './repo.ts';
 
@@ -118,9 +118,12 @@ export function storiesService(repo: StoriesRepo) {
     premium: async () => (await repo.premium(SHORT_LIST)).items,
 
     byAuthor: async (authorId: number) => {
-      const name = await repo.authorName(authorId);
-      if (name === undefined) throw notFound('We could not find that author.');
-      return { author: { authorId, name }, stories: (await repo.byAuthor(authorId, 50)).items };
+      const author = await repo.author(authorId);
+      if (!author) throw notFound('We could not find that author.');
+      return {
+        author: { authorId, name: author.name, bio: author.bio },
+        stories: (await repo.byAuthor(authorId, 50)).items,
+      };
     },
 
     /** The details without episode text, for anyone. */
