@@ -52,14 +52,23 @@ export const billingApps = pgTable('billing_apps', {
   keyword: text('keyword').notNull(),
 });
 
-export const authors = pgTable('authors', {
-  id: serial('id').primaryKey(),
-  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
-  name: text('name').notNull(),
-  bio: text('bio').notNull().default(''),
-  /** The author's own billing app; null means the product app. */
-  appId: text('app_id').references(() => billingApps.appId),
-});
+export const authors = pgTable(
+  'authors',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    bio: text('bio').notNull().default(''),
+    /** The author's own billing app; null means the product app. */
+    appId: text('app_id').references(() => billingApps.appId),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('authors_user_key').on(t.userId),
+    // Pen names are unique as readers see them: case and zero-width joiners do not count.
+    uniqueIndex('authors_name_key').on(sql`fold_key(${t.name})`),
+  ],
+);
 
 export const categories = pgTable('categories', {
   slug: text('slug').primaryKey(),
@@ -70,6 +79,8 @@ export const categories = pgTable('categories', {
 export const series = pgTable('series', {
   id: serial('id').primaryKey(),
   title: text('title').notNull(),
+  /** The author whose stories are its seasons; only they may add a season. */
+  authorId: integer('author_id').references(() => authors.id),
 });
 
 export const stories = pgTable(
@@ -94,6 +105,12 @@ export const stories = pgTable(
     releaseAt: timestamp('release_at', { withTimezone: true }),
     reads: integer('reads').notNull().default(0),
     rating: real('rating').notNull().default(0),
+    /** Highest part number now published: the reader's paginator runs 1..numberOfParts. */
+    numberOfParts: integer('number_of_parts').notNull().default(0),
+    /** Highest part number ever given: numbers are never reused, so shared links stay true. */
+    lastPartNumber: integer('last_part_number').notNull().default(0),
+    /** Set when the author uploaded a cover; until then a generated one is shown. */
+    coverUploadedAt: timestamp('cover_uploaded_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Full-text document over title, author, description and episodes, ZWJ folded. */
@@ -114,14 +131,37 @@ export const episodes = pgTable(
     storyId: integer('story_id')
       .notNull()
       .references(() => stories.id, { onDelete: 'cascade' }),
-    partNumber: integer('part_number').notNull(),
+    /** Given when the episode first goes out, kept through edits and unpublishing. */
+    partNumber: integer('part_number'),
     title: text('title').notNull(),
+    /** Sanitized HTML: p, strong, em, br, hr (a scene break). */
     content: text('content').notNull(),
     membersOnly: boolean('members_only').notNull().default(false),
-    publishedAt: timestamp('published_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'draft' | 'scheduled' | 'published'. */
+    status: text('status').notNull().default('draft'),
+    /** When a scheduled episode goes out. */
+    publishAt: timestamp('publish_at', { withTimezone: true }),
+    /** When it first went out. */
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('episodes_story_part_key').on(t.storyId, t.partNumber)],
+  (t) => [
+    uniqueIndex('episodes_story_part_key').on(t.storyId, t.partNumber),
+    index('episodes_story_status_idx').on(t.storyId, t.status),
+  ],
 );
+
+/**
+ * What happened, written in the same transaction as the change (an outbox): jobs that react to
+ * it (notifications, SMS alerts) are enqueued in that transaction too, so none is lost or doubled.
+ */
+export const events = pgTable('events', {
+  id: serial('id').primaryKey(),
+  type: text('type').notNull(),
+  payload: text('payload').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** A user's subscription to a billing app; written by the membership flow. */
 export const subscriptions = pgTable(
