@@ -1,5 +1,11 @@
 import type { APIRequestContext } from '@playwright/test';
-import { apiPaths, type StoryDetails, type StoryListItem, type StoryPage } from '@kathamala/domain';
+import {
+  apiPaths,
+  episodePlainText,
+  type StoryDetails,
+  type StoryListItem,
+  type StoryPage,
+} from '@kathamala/domain';
 
 /** Reads the demo catalogue through the public API, so tests never hard-code ids or titles. */
 export async function allStories(request: APIRequestContext): Promise<StoryListItem[]> {
@@ -53,5 +59,9 @@ export async function partByApi(
   return ((await res.json()) as { object: StoryDetails }).object;
 }
 
-/** The first paragraph of an episode, as the reader sees it. */
-export const firstParagraph = (content: string): string => content.split(/\n\s*\n/)[0]!.trim();
+/**
+ * The words of an episode's first paragraph (from its stored HTML), as the reader sees them;
+ * only its first line when it has line breaks, so text matching never depends on how <br> reads.
+ */
+export const firstParagraph = (content: string): string =>
+  episodePlainText(content).split('\n')[0]!.trim();

@@ -1,17 +1,39 @@
-import { memo } from 'react';
-import { toParagraphs } from './rules.ts';
+import { memo, type ReactNode } from 'react';
+import { parseEpisodeHtml, type EpisodeRun } from '@kathamala/domain';
 import styles from './reader.module.css';
 
-/** An episode's text as paragraphs, in the story's language. */
+/** One run as elements: plain text, text in <strong>/<em> as marked, or a line break. */
+function renderRun(run: EpisodeRun, key: number): ReactNode {
+  if (run.br) return <br key={key} />;
+  if (run.bold && run.italic)
+    return (
+      <strong key={key}>
+        <em>{run.text}</em>
+      </strong>
+    );
+  if (run.bold) return <strong key={key}>{run.text}</strong>;
+  if (run.italic) return <em key={key}>{run.text}</em>;
+  // Plain runs are never adjacent (the parser merges them), so a bare string needs no key.
+  return run.text;
+}
+
+/**
+ * An episode's text in the story's language. The stored HTML is parsed into blocks and built
+ * as React elements, never injected: nothing an author typed can run in a reader's page.
+ */
 export const EpisodeText = memo(function EpisodeText(props: {
   content: string;
   lang: 'si' | 'en';
 }) {
   return (
     <div className={styles.text} lang={props.lang} data-episode-text="">
-      {toParagraphs(props.content).map((p, i) => (
-        <p key={i}>{p}</p>
-      ))}
+      {parseEpisodeHtml(props.content).map((block, i) =>
+        block.type === 'break' ? (
+          <hr key={i} className={styles.sceneBreak} />
+        ) : (
+          <p key={i}>{block.runs.map(renderRun)}</p>
+        ),
+      )}
     </div>
   );
 });

@@ -1,19 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWindowShrunk, pageSlots, toParagraphs } from './rules.ts';
-
-describe('toParagraphs', () => {
-  it('splits on blank lines and keeps single breaks', () => {
-    expect(toParagraphs('one\ntwo\n\nthree\r\n\r\nfour\n \nfive\n\n\n')).toEqual([
-      'one\ntwo',
-      'three',
-      'four',
-      'five',
-    ]);
-  });
-  it('gives nothing for empty text', () => {
-    expect(toParagraphs(' \n\n ')).toEqual([]);
-  });
-});
+import { isWindowShrunk, pageSlots } from './rules.ts';
 
 describe('isWindowShrunk', () => {
   const base = {

@@ -1,13 +1,5 @@
 import { SCREEN_GUARD_HEIGHT_RATIO, SCREEN_GUARD_WIDTH_RATIO } from '@kathamala/domain';
 
-/** Episode text as paragraphs: blank lines separate them; single line breaks stay inside. */
-export const toParagraphs = (content: string): string[] =>
-  content
-    .replace(/\r\n?/g, '\n')
-    .split(/\n[ \t\u00a0]*\n/)
-    .map((p) => p.trim())
-    .filter((p) => p.length > 0);
-
 export interface WindowSize {
   innerWidth: number;
   innerHeight: number;
