@@ -12,6 +12,7 @@ const LoginPage = lazy(() => import('./pages/LoginPage.tsx'));
 const SignupPage = lazy(() => import('./pages/SignupPage.tsx'));
 const AccountPage = lazy(() => import('./pages/AccountPage.tsx'));
 const SearchPage = lazy(() => import('./pages/SearchPage.tsx'));
+const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -27,6 +28,7 @@ export const routes: RouteObject[] = [
       { path: 'signup', element: <SignupPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'search', element: <SearchPage /> },
+      { path: 'author/:authorId', element: <AuthorPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },

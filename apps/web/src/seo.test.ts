@@ -47,6 +47,46 @@ describe('metaForUrl', () => {
     });
   });
 
+  it('describes an author page by name and bio, with the first story cover as its image', () => {
+    const page = {
+      author: { authorId: 3, name: 'නිල්මිණී ශ්\u200Dරියා', bio: '  Writes about\n\nthe sea.  ' },
+      stories: [{ storyId: 12 }, { storyId: 4 }],
+    };
+    expect(metaForUrl('/author/3', boot({ [apiPaths.authorStories(3)]: page }))).toEqual({
+      title: 'නිල්මිණී ශ්\u200Dරියා – Kathamala',
+      description: 'Writes about the sea.',
+      canonicalPath: '/author/3/',
+      image: 'https://img.example/covers/story_cover_12.png',
+      type: 'profile',
+    });
+  });
+
+  it('gives an author without a bio or stories a sentence and no image', () => {
+    const page = { author: { authorId: 5, name: 'Saman', bio: '' }, stories: [] };
+    const meta = metaForUrl('/author/5/', boot({ [apiPaths.authorStories(5)]: page }));
+    expect(meta.description).toBe('Read stories by Saman on Kathamala, episode by episode.');
+    expect(meta.image).toBeUndefined();
+    expect(meta.noindex).toBeUndefined();
+    const html = headHtml(meta, config.publicUrl, 'en');
+    expect(html).toContain('<meta property="og:type" content="profile" />');
+    expect(html).toContain('<meta name="twitter:card" content="summary" />');
+  });
+
+  it('names a missing author as not found and keeps it out of search engines', () => {
+    expect(metaForUrl('/author/9/', boot())).toMatchObject({
+      noindex: true,
+      title: 'Page not found – Kathamala',
+    });
+  });
+
+  it('keeps the author-only pages out of search engines', () => {
+    expect(metaForUrl('/statistics/', boot())).toMatchObject({
+      title: 'Statistics – Kathamala',
+      noindex: true,
+    });
+    expect(metaForUrl('/publish/story/', boot()).noindex).toBe(true);
+  });
+
   it('titles pages in the UI language', () => {
     expect(metaForUrl('/category?c=mystery', boot({}, 'si'))).toMatchObject({
       title: 'අභිරහස් – Kathamala',

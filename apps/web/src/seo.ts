@@ -4,9 +4,11 @@ import {
   coverUrl,
   detailsPath,
   truncateGraphemes,
+  type AuthorProfile,
   type BootData,
   type Category,
   type StoryDetails,
+  type StoryListItem,
   type UiLang,
 } from '@kathamala/domain';
 import { translator, type Translate } from './i18n/index.tsx';
@@ -24,7 +26,7 @@ export interface PageMeta {
   /** Path (and query, where it names the content) of the canonical address. */
   canonicalPath: string;
   image?: string;
-  type: 'website' | 'article';
+  type: 'website' | 'article' | 'profile';
   noindex?: boolean;
 }
 
@@ -62,6 +64,25 @@ export function metaForUrl(
       type: 'article',
     };
   }
+  const author = /^\/author\/(\d+)\/?$/.exec(pathname);
+  if (author) {
+    const authorId = Number(author[1]);
+    const page = boot.data[apiPaths.authorStories(authorId)] as
+      { author: AuthorProfile; stories: StoryListItem[] } | undefined;
+    if (!page) return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+    const { name, bio } = page.author;
+    const first = page.stories[0];
+    return {
+      title: pageTitle(t, name),
+      description: bio.trim()
+        ? truncateGraphemes(bio.trim().replace(/\s+/g, ' '), DESCRIPTION_GRAPHEMES, '…')
+        : t('author.metaDescription', { name }),
+      canonicalPath: apiPaths.authorPage(authorId),
+      // An author has no picture of their own: the cover of their first story shows who they are.
+      image: first ? coverUrl(boot.config.imagesHost, first.storyId) : undefined,
+      type: 'profile',
+    };
+  }
   if (pathname === '/') return base;
   if (/^\/category\/?$/.test(pathname)) {
     const slug = searchParams.get('c');
@@ -80,6 +101,8 @@ export function metaForUrl(
     '/login': 'auth.loginTitle',
     '/signup': 'auth.signupTitle',
     '/account': 'account.title',
+    '/statistics': 'stats.title',
+    '/publish/story': 'nav.write',
   };
   const key = simple[pathname.replace(/\/$/, '')];
   if (key) return { ...base, title: pageTitle(t, t(key)), noindex: true };

@@ -2,8 +2,10 @@ import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-qu
 import {
   apiPaths,
   REFRESH_DEVICE_ID,
+  type AuthorProfile,
   type Category,
   type Me,
+  type OwnStory,
   type SortBy,
   type StoryDetails,
   type StoryListItem,
@@ -55,8 +57,19 @@ export const useAuthorStories = (authorId: number | undefined) => {
   const path = apiPaths.authorStories(authorId ?? 0);
   return useQuery({
     queryKey: [path],
-    queryFn: get<{ author: { authorId: number; name: string }; stories: StoryListItem[] }>(path),
+    queryFn: get<{ author: AuthorProfile; stories: StoryListItem[] }>(path),
     enabled: authorId !== undefined,
+  });
+};
+
+/** The logged-in author's own stories, drafts included, with counts (personal: needs a token). */
+export const useOwnStories = (enabled: boolean) => {
+  const path = apiPaths.ownStories();
+  return useQuery({
+    queryKey: [path],
+    queryFn: get<{ stories: OwnStory[] }>(path),
+    enabled,
+    staleTime: 0,
   });
 };
 
@@ -125,7 +138,11 @@ export const changeUsername = (username: string) =>
 
 /** Data that belongs to the logged-in reader: dropped whenever the session changes. */
 export const isPersonalKey = (key: unknown): boolean =>
-  typeof key === 'string' && (/\/part\/number\//.test(key) || key === apiPaths.me());
+  typeof key === 'string' &&
+  (/\/part\/number\//.test(key) ||
+    key === apiPaths.me() ||
+    // The author's own lists and episodes (drafts): /api/v1/author/.../webapp.
+    /^\/api\/v1\/author\/.*\/webapp$/.test(key));
 
 export const dropPersonalData = (client: QueryClient): void =>
   client.removeQueries({ predicate: (q) => isPersonalKey(q.queryKey[0]) });

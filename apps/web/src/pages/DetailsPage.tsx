@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { episodeFooter, ResultCode, type StoryDetails } from '@kathamala/domain';
+import { Link, useNavigate, useParams } from 'react-router';
+import { apiPaths, episodeFooter, ResultCode, type StoryDetails } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import { useAuthorStories, usePart, usePreview } from '../api/queries.ts';
 import { Cover } from '../components/Cover.tsx';
@@ -147,7 +147,9 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
               {story.title}
             </h1>
             <p className={styles.storyAuthor}>
-              <span lang={textLang(author.name)}>{t('story.by', { name: author.name })}</span>
+              <Link to={apiPaths.authorPage(author.authorId)} lang={textLang(author.name)}>
+                {t('story.by', { name: author.name })}
+              </Link>
             </p>
             <StoryMeta
               reads={story.reads}
@@ -182,6 +184,7 @@ function MoreByAuthor(props: { authorId: number; name: string; storyId: number }
       id="more-by-author"
       title={t('details.moreByAuthor', { name: props.name })}
       titleLang={textLang(props.name)}
+      titleHref={apiPaths.authorPage(props.authorId)}
       stories={stories}
     />
   );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CATEGORIES, Category, ErrorBody, detailsPath } from '@kathamala/domain';
+import { apiPaths, CATEGORIES, Category, ErrorBody, detailsPath } from '@kathamala/domain';
 import { notFound } from '../../errors.ts';
 import type { ObjectStorage } from '../../adapters/storage/types.ts';
 import type { TokenKeys } from '../../auth/keys.ts';
@@ -58,7 +58,7 @@ export function metaRoutes(
       .type('text/plain')
       .header('cache-control', 'public, max-age=86400')
       .send(
-        `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /account\nDisallow: /login\nDisallow: /signup\n\nSitemap: ${deps.publicUrl}/sitemap.xml\n`,
+        `User-agent: *\nAllow: /\nDisallow: /api/\nDisallow: /account\nDisallow: /login\nDisallow: /signup\nDisallow: /statistics\nDisallow: /publish/\n\nSitemap: ${deps.publicUrl}/sitemap.xml\n`,
       ),
   );
 
@@ -70,7 +70,14 @@ export function metaRoutes(
       limit: 50_000,
       offset: 0,
     });
-    const urls = ['/', '/category', ...items.map((s) => detailsPath(s.storyId))]
+    // Authors with at least one public story: the list holds only public stories.
+    const authorIds = [...new Set(items.map((s) => s.author.authorId))];
+    const urls = [
+      '/',
+      '/category',
+      ...items.map((s) => detailsPath(s.storyId)),
+      ...authorIds.map((id) => apiPaths.authorPage(id)),
+    ]
       .map((p) => `  <url><loc>${deps.publicUrl}${p}</loc></url>`)
       .join('\n');
     return reply

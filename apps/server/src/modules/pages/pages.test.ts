@@ -65,6 +65,36 @@ describe('server-rendered public pages', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('renders an author page with the name, share tags and stories; 404 for an unknown author', async () => {
+    const s = stories[0]!;
+    const { authorId, name } = s.author;
+    const res = await page(`/author/${authorId}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(contains(res.body, name)).toBe(true);
+    expect(res.body).toMatch(
+      new RegExp(`<meta property="og:title" content="${escapeHtml(name)}[^"]*"`),
+    );
+    expect(res.body).toContain(`href="http://kathamala.test/author/${authorId}/"`);
+    expect(res.body).toContain(`href="/details/${s.storyId}/"`);
+    expect((await page(`/author/${authorId}`)).statusCode).toBe(200);
+
+    // The story page links to its author.
+    expect((await page(`/details/${s.storyId}/`)).body).toContain(`href="/author/${authorId}/"`);
+
+    for (const url of ['/author/999999/', '/author/99999999999/']) {
+      const missing = await page(url);
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.headers['content-type']).toContain('text/html');
+    }
+  });
+
+  it('renders the author-only pages as known pages (the browser decides who may see them)', async () => {
+    for (const url of ['/statistics/', '/publish/story/']) {
+      expect((await page(url)).statusCode, url).toBe(200);
+    }
+  });
+
   it('renders in Sinhala when the language cookie says so', async () => {
     const res = await page('/', 'lang=si');
     expect(res.body).toMatch(/<html lang="si"/);
@@ -75,6 +105,7 @@ describe('server-rendered public pages', () => {
     expect(robots.body).toContain('Sitemap: http://kathamala.test/sitemap.xml');
     const sitemap = await t.app.inject('/sitemap.xml');
     for (const s of stories) expect(sitemap.body).toContain(`/details/${s.storyId}/</loc>`);
+    for (const s of stories) expect(sitemap.body).toContain(`/author/${s.author.authorId}/</loc>`);
     expect((await t.app.inject('/manifest.webmanifest')).statusCode).toBe(200);
     expect((await t.app.inject('/favicon.svg')).statusCode).toBe(200);
   });

@@ -18,9 +18,13 @@ const KNOWN_ROUTES = [
   /^\/category\/?$/,
   /^\/details\/\d+(\/\d+)?\/?$/,
   /^\/(login|signup|account|search)\/?$/,
+  /^\/author\/\d+\/?$/,
+  /^\/publish\/story\/?$/,
+  /^\/statistics\/?$/,
 ];
 
 const RENDER_CACHE_MS = 10_000;
+const MAX_ID = 2_147_483_647;
 const RENDER_CACHE_MAX = 500;
 
 const uiLangOf = (request: FastifyRequest): UiLang => {
@@ -38,7 +42,7 @@ export function pageRoutes(
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   const cache = new Map<string, { at: number; status: number; html: string }>();
 
-  /** The data a public page shows, and 404 when its story does not exist. */
+  /** The data a public page shows, and 404 when its story or author does not exist. */
   const prefetch = async (
     pathname: string,
     query: URLSearchParams,
@@ -70,6 +74,16 @@ export function pageRoutes(
         sortBy: 'rate',
         ongoing: 'both',
       });
+    } else if (pathname.startsWith('/author/')) {
+      const authorId = Number(pathname.split('/')[2]);
+      // Beyond an id column's range there is no such author (and the query would fail).
+      if (!(authorId >= 1 && authorId <= MAX_ID)) return { data, status: 404 };
+      try {
+        data[apiPaths.authorStories(authorId)] = await deps.stories.byAuthor(authorId);
+      } catch (e) {
+        if (e instanceof AppError && e.code === ResultCode.notFound) return { data, status: 404 };
+        throw e;
+      }
     } else if (pathname.startsWith('/details/')) {
       const storyId = Number(pathname.split('/')[2]);
       try {
@@ -119,6 +133,7 @@ export function pageRoutes(
   app.get('/category', { schema: { hide: true } }, render);
   app.get('/details/:storyId/', { schema: { hide: true } }, render);
   app.get('/details/:storyId/:partId/', { schema: { hide: true } }, render);
+  app.get('/author/:authorId/', { schema: { hide: true } }, render);
   return render;
 }
 

@@ -11,13 +11,21 @@ export function CompactStoryList(props: {
   id: string;
   title: string;
   titleLang?: string;
+  /** Makes the heading a link (the author's page for 'More by {name}'). */
+  titleHref?: string;
   stories: StoryListItem[];
 }) {
   if (props.stories.length === 0) return null;
   return (
     <section className={styles.side} aria-labelledby={props.id}>
       <h2 id={props.id} className={ui.sectionTitle} lang={props.titleLang}>
-        {props.title}
+        {props.titleHref ? (
+          <Link to={props.titleHref} className={styles.titleLink}>
+            {props.title}
+          </Link>
+        ) : (
+          props.title
+        )}
       </h2>
       <ul className={styles.compactList}>
         {props.stories.map((story) => {
