@@ -5,9 +5,10 @@ import { useI18n } from '../i18n/index.tsx';
 import styles from './Header.module.css';
 
 /**
- * The main menu: only items whose pages exist. Before the session is known (server render and
- * hydration) both variants are in the page and CSS shows the right one from a flag index.html
- * sets before first paint, so a logged-in reader never sees Login flash by.
+ * The main menu (SPEC.md 2): only items whose pages exist; Write a story for readers and
+ * Statistics for authors. Before the session is known (server render and hydration) both
+ * variants are in the page and CSS shows the right one from a flag index.html sets before first
+ * paint, so a logged-in reader never sees Login flash by.
  */
 export function MainNav(props: { className?: string; onNavigate?: () => void }) {
   const { t } = useI18n();
@@ -18,6 +19,7 @@ export function MainNav(props: { className?: string; onNavigate?: () => void }) 
   const showReader = session.status !== 'visitor';
   const showVisitor = session.status !== 'reader';
   const unknown = session.status === 'unknown';
+  const isAuthor = session.status === 'reader' && session.author;
 
   return (
     <ul className={`${styles.navList} ${props.className ?? ''}`}>
@@ -33,6 +35,19 @@ export function MainNav(props: { className?: string; onNavigate?: () => void }) 
       </li>
       {showReader && (
         <>
+          <li className={unknown ? 'reader-only' : undefined}>
+            <NavLink to="/publish/story/" className={linkClass} onClick={props.onNavigate}>
+              {t('nav.write')}
+            </NavLink>
+          </li>
+          {/* Only once the session is known: a reader who is no author never sees it flash by. */}
+          {isAuthor && (
+            <li>
+              <NavLink to="/statistics/" className={linkClass} onClick={props.onNavigate}>
+                {t('nav.statistics')}
+              </NavLink>
+            </li>
+          )}
           <li className={unknown ? 'reader-only' : undefined}>
             <NavLink to="/account" className={linkClass} onClick={props.onNavigate}>
               {t('nav.account')}
