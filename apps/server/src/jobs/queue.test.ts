@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+import { startJobQueue, type JobQueue } from './queue.ts';
+
+/** A PostgreSQL database of its own for one test, dropped afterwards. */
+async function freshPostgres(baseUrl: string) {
+  const name = `kt_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+/** Where a test's data lives: a fresh PostgreSQL database when DATABASE_URL is set, else PGlite. */
+async function freshTarget(pgliteOnDisk: boolean) {
+  const base = process.env.DATABASE_URL;
+  if (base) {
+    const db = await freshPostgres(base);
+    return { open: () => openDatabase({ databaseUrl: db.url, pgliteDir: null }), drop: db.drop };
+  }
+  const dir = pgliteOnDisk ? await mkdtemp(path.join(tmpdir(), 'kathamala-jobs-')) : null;
+  return {
+    open: () => openDatabase({ databaseUrl: null, pgliteDir: dir }),
+    drop: async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Rows of a raw query (Drizzle types `execute` loosely across drivers). */
+async function rows(database: Database, query: SQL) {
+  return ((await database.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quiet = () => {};
+
+/** Waits until `check` holds, polling; fails after `ms`. */
+async function eventually(check: () => boolean, ms = 8000) {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+describe('job queue', () => {
+  let target: Awaited<ReturnType<typeof freshTarget>>;
+  let database: Database;
+  let queue: JobQueue;
+
+  beforeAll(async () => {
+    target = await freshTarget(false);
+    database = await target.open();
+    queue = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+  });
+
+  afterAll(async () => {
+    await queue?.stop();
+    await database?.close();
+    await target?.drop();
+  });
+
+  it('runs a job sent in a committed transaction once, and never one rolled back', async () => {
+    const seen: string[] = [];
+    // The first send creates the queue inside the transaction, and the rollback undoes both.
+    await database.db
+      .transaction(async (tx) => {
+        await queue.send('tx-test', { marker: 'rolled back' }, {}, tx);
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    const id = await database.db.transaction((tx) =>
+      queue.send('tx-test', { marker: 'committed' }, {}, tx),
+    );
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    await queue.work<{ marker: string }>('tx-test', async (job) => {
+      seen.push(job.data.marker);
+    });
+    await eventually(() => seen.length > 0);
+    await sleep(1200);
+    expect(seen).toEqual(['committed']);
+  });
+
+  it('does not run a job before startAfter, and runs it after', async () => {
+    const ranAt: number[] = [];
+    await queue.work('later-test', async () => {
+      ranAt.push(Date.now());
+    });
+    const sentAt = Date.now();
+    await queue.send('later-test', { n: 1 }, { startAfter: new Date(sentAt + 1500) });
+    await sleep(1000);
+    expect(ranAt).toEqual([]);
+    await eventually(() => ranAt.length === 1);
+    expect(ranAt[0]! - sentAt).toBeGreaterThanOrEqual(1400);
+  });
+
+  it('retries a job whose handler throws, until it succeeds', async () => {
+    let attempts = 0;
+    let done = false;
+    await queue.work('retry-test', async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('first attempt fails');
+      done = true;
+    });
+    await queue.send('retry-test', {}, { retryDelay: 0, retryBackoff: false });
+    await eventually(() => done);
+    expect(attempts).toBe(2);
+    expect(
+      await rows(
+        database,
+        sql`select state, retry_count from pgboss.job where name = 'retry-test'`,
+      ),
+    ).toEqual([{ state: 'completed', retry_count: 1 }]);
+  });
+
+  it('waits for a running handler when stopping, and records its job as done', async () => {
+    const second = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+    let started = false;
+    let finished = false;
+    await second.work('stop-test', async () => {
+      started = true;
+      await sleep(700);
+      finished = true;
+    });
+    await second.send('stop-test', {});
+    await eventually(() => started);
+    await second.stop();
+    expect(finished).toBe(true);
+    expect(
+      await rows(database, sql`select state from pgboss.job where name = 'stop-test'`),
+    ).toEqual([{ state: 'completed' }]);
+  });
+});
+
+describe('job queue on a fresh database', () => {
+  it('starts two servers at once: pg-boss installs its schema once', async () => {
+    const target = await freshTarget(false);
+    // Two pools on PostgreSQL race for real; PGlite has one connection per process.
+    const a = await target.open();
+    const b = process.env.DATABASE_URL ? await target.open() : a;
+    try {
+      const queues = await Promise.all([
+        startJobQueue(a, { onError: quiet }),
+        startJobQueue(b, { onError: quiet }),
+      ]);
+      await Promise.all(queues.map((q) => q.stop()));
+      expect(await rows(a, sql`select version from pgboss.version`)).toHaveLength(1);
+    } finally {
+      await a.close();
+      if (b !== a) await b.close();
+      await target.drop();
+    }
+  });
+});
+
+describe('job queue across a restart', () => {
+  it('runs a job sent before the server stopped once it is back', async () => {
+    const target = await freshTarget(true);
+    try {
+      let database = await target.open();
+      let queue = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+      await queue.send(
+        'restart-test',
+        { episodeId: 7 },
+        { startAfter: new Date(Date.now() + 1000) },
+      );
+      await queue.stop();
+      await database.close();
+
+      database = await target.open();
+      queue = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+      const seen: number[] = [];
+      await queue.work<{ episodeId: number }>('restart-test', async (job) => {
+        seen.push(job.data.episodeId);
+      });
+      await eventually(() => seen.length === 1);
+      expect(seen).toEqual([7]);
+      await queue.stop();
+      await database.close();
+    } finally {
+      await target.drop();
+    }
+  });
+});

@@ -1,0 +1,203 @@
+import { sql } from 'drizzle-orm';
+import PgBoss from 'pg-boss';
+import type { Database, Db } from '../db/client.ts';
+import { drizzleExecutor } from './sql.ts';
+
+export interface SendOptions {
+  /** Not run before this time (the database's clock decides). */
+  startAfter?: Date;
+  /**
+   * Stored with the job. pg-boss 10 does not deduplicate on it alone in our (standard)
+   * queues, so handlers must be idempotent.
+   */
+  singletonKey?: string;
+  /** Retries after the first failure (default 5). */
+  retryLimit?: number;
+  /** Seconds before a retry (default 5; doubled each time with backoff). */
+  retryDelay?: number;
+  /** Exponential backoff with jitter between retries (default true). */
+  retryBackoff?: boolean;
+}
+
+export interface JobQueue {
+  /** Enqueues a job; with `tx` (a Drizzle transaction) it commits or rolls back with the caller's change. */
+  send(name: string, data: object, opts?: SendOptions, tx?: Db): Promise<string | null>;
+  /** Runs `handler` for jobs of `name`; a throw fails the job and pg-boss retries it. */
+  work<T extends object>(
+    name: string,
+    handler: (job: { id: string; data: T }) => Promise<void>,
+  ): Promise<void>;
+  /** Stops polling and waits for running handlers; leaves the app's database open. */
+  stop(): Promise<void>;
+}
+
+/** pg-boss keeps its tables here, apart from the app's. */
+const SCHEMA = 'pgboss';
+/** Five retries, about 5-10, 10-20, 20-40, 40-80 and 80-160 s apart. */
+const RETRY_DEFAULTS = { retryLimit: 5, retryDelay: 5, retryBackoff: true };
+/**
+ * A job still active this long after it started (its process died) is failed by maintenance
+ * and retried. Handlers must finish well within it.
+ */
+const EXPIRE_SECONDS = 5 * 60;
+/** Advisory lock key for starting pg-boss (727001 is the app's migrations). */
+const START_LOCK = 727002;
+/** How long stop() waits for running handlers before giving up on them. */
+const STOP_TIMEOUT_MS = 30_000;
+
+const describe = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Starts pg-boss on the app's database (PGlite or PostgreSQL); pg-boss creates or migrates
+ * its `pgboss` schema under an advisory lock, so servers may start together.
+ */
+export async function startJobQueue(
+  database: Database,
+  opts: {
+    pollingIntervalSeconds?: number;
+    /** Where failures go (handler throws, database errors); default console.error. */
+    onError?: (err: unknown, context: string) => void;
+  } = {},
+): Promise<JobQueue> {
+  const pollMs = Math.max(0.1, opts.pollingIntervalSeconds ?? 2) * 1000;
+  const onError =
+    opts.onError ?? ((err, context) => console.error(`Job queue: ${context}: ${describe(err)}`));
+  const executor = drizzleExecutor(database.db, { transaction: false });
+  const boss = new PgBoss({
+    db: executor,
+    schema: SCHEMA,
+    // No cron schedules: that would add a poller of its own for nothing.
+    schedule: false,
+    // Maintenance (every 2 minutes, one server at a time): fails expired active jobs so
+    // they are retried, archives finished jobs after 12 hours, deletes them after 7 days.
+    supervise: true,
+    expireInSeconds: EXPIRE_SECONDS,
+    ...RETRY_DEFAULTS,
+  });
+  // An EventEmitter without an 'error' listener throws; pg-boss reports maintenance errors here.
+  boss.on('error', (err) => onError(err, 'maintenance'));
+  if (database.kind === 'postgres') {
+    // pg-boss installs its schema under a transaction-level advisory lock, but a server that
+    // waited on that lock still sees the catalog as of before it (advisory locks do not
+    // refresh it) and fails on "duplicate key ... pg_namespace". Holding our own lock on
+    // another connection around start() makes the later server find pg-boss installed.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK})`);
+      await boss.start();
+    });
+  } else {
+    // PGlite is one connection in one process: nothing to race with.
+    await boss.start();
+  }
+
+  // Queues known to exist (committed). A queue created inside a caller's transaction is not
+  // remembered: the transaction may roll back.
+  const created = new Map<string, Promise<void>>();
+  const ensureQueue = (name: string) => {
+    let p = created.get(name);
+    if (!p) {
+      p = boss.createQueue(name);
+      created.set(name, p);
+      p.catch(() => created.delete(name));
+    }
+    return p;
+  };
+
+  let stopping = false;
+  const loops: Promise<void>[] = [];
+  const wakers = new Set<() => void>();
+  const nap = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+
+  // Our own loop on fetch/complete/fail rather than boss.work(): work() completes or fails a
+  // job without awaiting it and may still be fetching when stop() returns, so a job could be
+  // left active (and run twice) when the app closes the database right after stopping.
+  const runLoop = async <T extends object>(
+    name: string,
+    handler: (job: { id: string; data: T }) => Promise<void>,
+  ) => {
+    while (!stopping) {
+      let job: PgBoss.Job<T> | undefined;
+      try {
+        [job] = await boss.fetch<T>(name);
+      } catch (err) {
+        onError(err, `fetching ${name}`);
+      }
+      if (!job) {
+        await nap(pollMs);
+        continue;
+      }
+      let failure: { error: unknown } | null = null;
+      try {
+        await handler({ id: job.id, data: job.data });
+      } catch (error) {
+        failure = { error };
+        onError(error, `job ${name} ${job.id} failed (retried while retries remain)`);
+      }
+      try {
+        if (failure) {
+          const { error } = failure;
+          await boss.fail(name, job.id, error instanceof Error ? error : { value: String(error) });
+        } else {
+          await boss.complete(name, job.id);
+        }
+      } catch (err) {
+        onError(err, `recording the end of job ${name} ${job.id}`);
+      }
+    }
+  };
+
+  return {
+    async send(name, data, options = {}, tx) {
+      if (!tx) {
+        await ensureQueue(name);
+        return boss.send(name, data, options);
+      }
+      const via = drizzleExecutor(tx, { transaction: true });
+      // The queue must exist for the insert; creating it through the caller's transaction keeps
+      // PGlite (one connection, locked by that transaction) from waiting on itself.
+      if (!created.has(name))
+        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
+          name,
+          { policy: 'standard' },
+        ]);
+      return boss.send(name, data, { ...options, db: via });
+    },
+
+    async work(name, handler) {
+      if (stopping) throw new Error('The job queue is stopped');
+      await ensureQueue(name);
+      loops.push(runLoop(name, handler));
+    },
+
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      for (const wake of [...wakers]) wake();
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        Promise.allSettled(loops).then(() => false),
+        new Promise<boolean>(
+          (resolve) => (timer = setTimeout(() => resolve(true), STOP_TIMEOUT_MS)),
+        ),
+      ]);
+      clearTimeout(timer);
+      if (timedOut)
+        onError(
+          new Error('handlers still running'),
+          'stopping (their jobs are retried after expiry)',
+        );
+      await boss.stop({ graceful: true, close: false, wait: true, timeout: 1000 });
+      // Maintenance may have a statement in flight; the app closes the database after us.
+      await executor.drain();
+    },
+  };
+}
