@@ -13,6 +13,7 @@ const SignupPage = lazy(() => import('./pages/SignupPage.tsx'));
 const AccountPage = lazy(() => import('./pages/AccountPage.tsx'));
 const SearchPage = lazy(() => import('./pages/SearchPage.tsx'));
 const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
+const StatisticsPage = lazy(() => import('./pages/StatisticsPage.tsx'));
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -29,6 +30,7 @@ export const routes: RouteObject[] = [
       { path: 'account', element: <AccountPage /> },
       { path: 'search', element: <SearchPage /> },
       { path: 'author/:authorId', element: <AuthorPage /> },
+      { path: 'statistics', element: <StatisticsPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },
