@@ -26,6 +26,12 @@ import { storiesService } from './modules/stories/service.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
 import { metaRoutes } from './modules/meta/routes.ts';
 import { pageRoutes } from './modules/pages/routes.ts';
+import { publishingService } from './modules/publishing/service.ts';
+import { publishingRoutes } from './modules/publishing/routes.ts';
+import { publishingJobs } from './modules/publishing/jobs.ts';
+import { coversService } from './modules/covers/service.ts';
+import { coverRoutes } from './modules/covers/routes.ts';
+import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 
 const STATIC_PATHS = /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt)/;
@@ -34,6 +40,7 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   storage: ObjectStorage;
+  queue: JobQueue;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
@@ -53,7 +60,9 @@ export async function buildApp(
       : localStorage(path.join(config.dataDir, 'objects'));
   const keys = await loadTokenKeys(memory ? null : config.dataDir);
   await ensureReferenceData(database.db);
-  if (config.demoSeed) await seedDemo(database.db, storage);
+  const queue = await startJobQueue(database, {
+    pollingIntervalSeconds: config.jobPollSeconds,
+  });
 
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
@@ -99,14 +108,37 @@ export async function buildApp(
   installErrorHandling(app);
   const auth = authService(authRepo(database.db), keys);
   installAuth(app, auth);
-  installResponseCache(app);
+  const responseCache = installResponseCache(app);
+  // Set once pages exist: a change readers can see drops cached answers and rendered pages.
+  let clearPages = () => {};
+  const invalidate = () => {
+    responseCache.clear();
+    clearPages();
+  };
 
   // Modules.
   const repo = storiesRepo(database.db);
   const stories = storiesService(repo);
+  const covers = coversService(storage);
+  const publishing = publishingService({
+    db: database.db,
+    queue,
+    covers,
+    reissueToken: (viewer) => auth.refresh(viewer),
+    invalidate,
+  });
   authRoutes(app, auth, { max: config.rateLimit.authMax, timeWindow: '1 minute' });
   storyRoutes(app, stories);
+  publishingRoutes(app, publishing);
+  await coverRoutes(app, covers, publishing);
   metaRoutes(app, { keys, storage, stories: repo, publicUrl: config.publicUrl });
+  await publishingJobs(queue, publishing);
+  // The demo stories go through the same publishing path as every author's.
+  if (config.demoSeed)
+    await seedDemo(database.db, {
+      ...publishing,
+      storeCover: (storyId, png) => covers.store(storyId, png),
+    });
 
   const web = await loadWebBuild(config.webDist);
   if (web) {
@@ -124,23 +156,28 @@ export async function buildApp(
       },
     });
   }
-  const renderPage = pageRoutes(app, {
+  const pages = pageRoutes(app, {
     web,
     stories,
     config: { imagesHost: config.imagesHost, publicUrl: config.publicUrl },
   });
+  clearPages = pages.clear;
 
   app.setNotFoundHandler(async (request, reply) => {
     const isPage =
       request.method === 'GET' &&
       !request.url.startsWith('/api/') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (isPage) return renderPage(request, reply);
+    if (isPage) return pages.render(request, reply);
     return reply
       .status(404)
       .send({ code: ResultCode.notFound, message: 'There is nothing at this address.' });
   });
 
-  app.addHook('onClose', async () => database.close());
-  return { app, database, storage };
+  app.addHook('onClose', async () => {
+    // Jobs in flight finish before the database they write to closes.
+    await queue.stop();
+    await database.close();
+  });
+  return { app, database, storage, queue };
 }

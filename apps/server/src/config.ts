@@ -14,6 +14,8 @@ export interface Config {
   /** Folder of the built web app (dist/client and dist/server); pages are off when missing. */
   webDist: string;
   rateLimit: { max: number; authMax: number };
+  /** How often idle job workers look for due jobs (scheduled episodes go out within this). */
+  jobPollSeconds: number;
   smsProvider: 'simulator';
   billingProvider: 'simulator';
 }
@@ -89,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
     },
+    jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     smsProvider: readChoice(env, 'SMS_PROVIDER', ['simulator']),
     billingProvider: readChoice(env, 'BILLING_PROVIDER', ['simulator']),
   };

@@ -7,7 +7,7 @@ import { AUTHORING } from '../constants.ts';
 export const RegisterAuthorBody = Type.Object(
   {
     name: Type.String({ maxLength: 200 }),
-    bio: Type.Optional(Type.String({ maxLength: AUTHORING.bioChars })),
+    bio: Type.Optional(Type.String({ maxLength: 4 * AUTHORING.bioChars })),
   },
   { additionalProperties: false },
 );
@@ -37,7 +37,7 @@ export const StoryInput = Type.Object(
   {
     storyId: Type.Optional(IdParam),
     title: Type.Optional(Type.String({ maxLength: 500 })),
-    description: Type.Optional(Type.String({ maxLength: AUTHORING.descriptionChars })),
+    description: Type.Optional(Type.String({ maxLength: 4 * AUTHORING.descriptionChars })),
     language: Type.Optional(Language),
     kind: Type.Optional(StoryKind),
     category: Type.Optional(Type.String({ maxLength: 40 })),
@@ -157,3 +157,14 @@ export const AuthorProfile = Type.Object({
   bio: Type.String(),
 });
 export type AuthorProfile = Static<typeof AuthorProfile>;
+
+/** POST /api/v1/upload-story-cover/upload/{id}: the stored cover, re-encoded as a 2:3 PNG. */
+export const CoverAnswer = Type.Object({
+  storyId: Type.Integer(),
+  /** The cover's address with `?v=` that changes with its bytes, so a cached old one is skipped. */
+  cover: Type.String(),
+  width: Type.Integer(),
+  height: Type.Integer(),
+  bytes: Type.Integer(),
+});
+export type CoverAnswer = Static<typeof CoverAnswer>;

@@ -1,24 +1,24 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { toStored } from '@kathamala/domain';
-import type { ObjectStorage } from '../../adapters/storage/types.ts';
+import type { Viewer } from '../../auth/viewer.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
-import {
-  authors,
-  billingApps,
-  episodes,
-  series,
-  stories,
-  subscriptions,
-  users,
-} from '../schema.ts';
-import { storiesRepo } from '../../modules/stories/repo.ts';
+import { authors, billingApps, stories, subscriptions, users } from '../schema.ts';
+import type { PublishingService } from '../../modules/publishing/service.ts';
 import { renderCover } from './covers.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
+
+/** What the seed needs of publishing: the service, and a way to put the pre-drawn cover in place. */
+export type SeedPublisher = Pick<
+  PublishingService,
+  'createAuthor' | 'saveStory' | 'saveEpisode'
+> & {
+  storeCover(storyId: number, png: Buffer): Promise<void>;
+};
 
 /** Every demo account logs in with this password (README.md says so). */
 export const DEMO_PASSWORD = 'kathamala-demo';
@@ -48,27 +48,28 @@ async function coverFor(story: SeedStory, authorName: string) {
 }
 
 /** Fills an empty database with demo authors, readers and stories; does nothing otherwise. */
-export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean> {
+export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boolean> {
   const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(stories);
   if (n > 0) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
 
-  const authorIds = new Map<string, { id: number; name: string }>();
+  // Authors register and publish through the same service as everyone else.
+  const authorUsers = new Map<string, Viewer>();
   for (const a of [...sinhalaAuthors, ...englishAuthors]) {
-    if (a.app)
+    const [user] = await db
+      .insert(users)
+      .values({ email: a.email, passwordHash, username: toStored(a.name) })
+      .returning();
+    const author = await publishing.createAuthor(user!.id, { name: a.name, bio: a.bio ?? '' });
+    if (a.app) {
+      // An author with a billing app of their own (the membership issue makes these real).
       await db
         .insert(billingApps)
         .values({ appId: a.app.appId, name: a.name, keyword: a.app.keyword })
         .onConflictDoNothing();
-    const [user] = await db
-      .insert(users)
-      .values({ email: a.email, passwordHash, username: toStored(a.name), isAuthor: true })
-      .returning();
-    const [author] = await db
-      .insert(authors)
-      .values({ userId: user!.id, name: toStored(a.name), appId: a.app?.appId ?? null })
-      .returning();
-    authorIds.set(a.key, { id: author!.id, name: author!.name });
+      await db.update(authors).set({ appId: a.app.appId }).where(eq(authors.id, author.id));
+    }
+    authorUsers.set(a.key, { userId: user!.id, sessionId: '', name: author.name, author: true });
   }
 
   await db.insert(users).values({ email: DEMO_READER, passwordHash, username: 'Kasun' });
@@ -82,67 +83,57 @@ export async function seedDemo(db: Db, storage: ObjectStorage): Promise<boolean>
       .insert(subscriptions)
       .values({ userId: member!.id, appId: app.appId, mobile: '94770000001', status: 'active' });
 
-  const seriesIds = new Map<string, number>();
+  const firstSeason = new Map<string, number>();
   const now = Date.now();
-  const all = demoStories();
-  for (const [index, s] of all.entries()) {
-    const author = authorIds.get(s.authorKey);
-    if (!author) throw new Error(`seed story ${s.key} names unknown author ${s.authorKey}`);
-    let seriesId: number | null = null;
-    if (s.series) {
-      seriesId = seriesIds.get(s.series.key) ?? null;
-      if (!seriesId) {
-        const [row] = await db
-          .insert(series)
-          .values({ title: toStored(s.series.title) })
-          .returning();
-        seriesId = row!.id;
-        seriesIds.set(s.series.key, seriesId);
-      }
-    }
+  for (const [index, s] of demoStories().entries()) {
+    const viewer = authorUsers.get(s.authorKey);
+    if (!viewer) throw new Error(`seed story ${s.key} names unknown author ${s.authorKey}`);
     const upcoming = (s.releaseInDays ?? 0) > 0;
     // Spread past releases over the last weeks so 'new' and 'trending' have an order.
     const releaseAt = new Date(
       upcoming ? now + s.releaseInDays! * DAY : now - (index + 1) * 2 * DAY,
     );
-    const [story] = await db
-      .insert(stories)
-      .values({
-        authorId: author.id,
-        title: toStored(s.title),
-        description: toStored(s.description),
+    const series = s.series ? firstSeason.get(s.series.key) : undefined;
+    const { storyId } = await publishing.saveStory(
+      viewer,
+      {
+        title: s.title,
+        description: s.description,
+        language: s.language,
         kind: s.kind,
+        category: s.category,
         membersOnly: s.membersOnly,
         ongoing: s.ongoing,
-        language: s.language,
-        category: s.category,
-        seriesId,
-        season: s.series?.season ?? null,
-        releaseAt,
-        reads: s.reads,
-        rating: s.rating,
-        createdAt: releaseAt,
-        updatedAt: upcoming
-          ? new Date(now)
-          : new Date(releaseAt.getTime() + (s.episodes.length * DAY) / 2),
-      })
-      .returning();
-    await db.insert(episodes).values(
-      s.episodes.map((e, i) => ({
-        storyId: story!.id,
-        partNumber: i + 1,
-        title: toStored(e.title),
-        content: toStored(e.content),
-        membersOnly: e.membersOnly ?? false,
-        publishedAt: upcoming ? releaseAt : new Date(releaseAt.getTime() + (i * DAY) / 2),
-      })),
+        releaseDate: releaseAt.toISOString(),
+        ...(series ? { seasonOf: series } : {}),
+      },
+      { at: releaseAt },
     );
-    await storage.put(
-      `covers/story_cover_${story!.id}.png`,
-      await coverFor(s, author.name),
-      'image/png',
-    );
+    if (s.series && !series) firstSeason.set(s.series.key, storyId);
+    // Episodes went out a few hours apart after the release (upcoming ones are ready and wait).
+    const gap = upcoming
+      ? 0
+      : Math.min(DAY / 2, (now - releaseAt.getTime()) / (s.episodes.length + 1));
+    for (const [i, e] of s.episodes.entries()) {
+      const at = upcoming ? new Date(now) : new Date(releaseAt.getTime() + i * gap);
+      await publishing.saveEpisode(
+        viewer,
+        {
+          storyId,
+          title: e.title,
+          content: e.content,
+          membersOnly: e.membersOnly ?? false,
+          status: 'published',
+        },
+        { at },
+      );
+    }
+    // Reads and ratings make the demo look lived-in; readers' own arrive with the next issues.
+    await db
+      .update(stories)
+      .set({ reads: s.reads, rating: s.rating })
+      .where(eq(stories.id, storyId));
+    await publishing.storeCover(storyId, await coverFor(s, viewer.name));
   }
-  await storiesRepo(db).refreshSearchDoc();
   return true;
 }

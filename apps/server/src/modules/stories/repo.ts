@@ -2,13 +2,17 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PRODUCT_APP_ID, type SortBy, type StoryListItem } from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
 
+/** Public: at least one episode out and no release date still ahead (drafts never count). */
+const published = sql`(s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now()))`;
 
-const published = sql`(s.release_at is null or s.release_at <= now())`;
+/** Announced: a release date ahead and an episode ready or scheduled for it. */
+const announced = sql`(s.release_at > now() and exists (
+  select 1 from episodes e where e.story_id = s.id and e.status in ('published', 'scheduled')))`;
 
 const listColumns = sql`
   s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly", s.ongoing,
   s.language, s.category, s.reads, s.rating, a.id as "authorId", a.name as "authorName",
-  (select count(*) from episodes e where e.story_id = s.id and e.published_at <= now())::int as "numberOfparts"`;
+  s.number_of_parts as "numberOfparts"`;
 
 interface ListRow {
   storyId: number;
@@ -47,6 +51,9 @@ const ORDER: Record<SortBy, SQL> = {
   new: sql`coalesce(s.release_at, s.created_at) desc, s.id desc`,
   reads: sql`s.reads desc, s.id desc`,
 };
+
+/** Episode text without its markup: search indexes the words only (drafts never). */
+const episodeWords = sql`regexp_replace(regexp_replace(e.content, '<[^>]*>', ' ', 'g'), '&(amp|lt|gt|quot|#39|nbsp);', ' ', 'g')`;
 
 /** How close a mistyped title or author name must be to match: 'lantren' finds 'Lantern' (0.5). */
 const TYPO_SIMILARITY = 0.45;
@@ -118,7 +125,7 @@ export const storiesRepo = (db: Db) => {
         select s.id as "storyId", s.title, s.description, s.language, a.id as "authorId",
           a.name as "authorName", s.release_at as "releaseAt"
         from stories s join authors a on a.id = s.author_id
-        where s.release_at > now() order by s.release_at, s.id limit ${limit}`),
+        where ${announced} order by s.release_at, s.id limit ${limit}`),
 
     search: (key: string, limit: number, offset: number) => {
       const tsquery = toPrefixQuery(key);
@@ -149,7 +156,7 @@ export const storiesRepo = (db: Db) => {
           b.app_id as "appId", b.keyword
         from stories s join authors a on a.id = s.author_id
           join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
-        where s.id = ${storyId}`)
+        where s.id = ${storyId} and (${published} or ${announced})`)
       )[0],
 
     part: async (storyId: number, partNumber: number, withContent: boolean) =>
@@ -163,15 +170,24 @@ export const storiesRepo = (db: Db) => {
         }>(sql`
         select id as "episodeId", part_number as "partNumber", title, members_only as "membersOnly"
           ${withContent ? sql`, content` : sql``}
-        from episodes where story_id = ${storyId} and part_number = ${partNumber} and published_at <= now()`)
+        from episodes where story_id = ${storyId} and part_number = ${partNumber} and status = 'published'`)
       )[0],
 
     seasons: async (seriesId: number) =>
       (
         await rows<{ id: number }>(
-          sql`select id from stories where series_id = ${seriesId} and ${sql.raw('(release_at is null or release_at <= now())')} order by season, id`,
+          sql`select s.id from stories s where s.series_id = ${seriesId} and ${published} order by s.season, s.id`,
         )
       ).map((r) => r.id),
+
+    /** The public seasons of a series as list items, in season order; null for no such series. */
+    seasonList: async (seriesId: number) => {
+      if (!(await rows(sql`select 1 from series where id = ${seriesId}`)).length) return null;
+      const found = await rows<ListRow & { season: number | null }>(sql`
+        select ${listColumns}, s.season from stories s join authors a on a.id = s.author_id
+        where s.series_id = ${seriesId} and ${published} order by s.season, s.id`);
+      return found.map((r) => ({ ...toItem(r), season: Number(r.season ?? 1) }));
+    },
 
     isSubscribed: async (userId: number, appId: string) =>
       (
@@ -188,7 +204,8 @@ export const storiesRepo = (db: Db) => {
           setweight(to_tsvector('simple', fold_key(a.name)), 'A') ||
           setweight(to_tsvector('simple', fold_key(s.description)), 'B') ||
           setweight(to_tsvector('simple', fold_key(coalesce(
-            (select string_agg(e.title || ' ' || e.content, ' ') from episodes e where e.story_id = s.id), ''))), 'D')
+            (select string_agg(e.title || ' ' || ${episodeWords}, ' ') from episodes e
+              where e.story_id = s.id and e.status = 'published'), ''))), 'D')
         from authors a where a.id = s.author_id ${storyId ? sql`and s.id = ${storyId}` : sql``}`),
   };
 };

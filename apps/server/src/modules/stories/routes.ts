@@ -8,6 +8,8 @@ import {
   PartParams,
   PremiumList,
   SearchQuery,
+  SeasonList,
+  SeasonListBody,
   StoryDetails,
   StoryIdParams,
   StoryPage,
@@ -129,5 +131,11 @@ export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
         object: await stories.part(req.params.id, req.params.n, requireViewer(req)),
       };
     },
+  );
+
+  r.post(
+    '/api/v1/series/season/list/',
+    { schema: { tags, body: SeasonListBody, response: { 200: Ok(SeasonList), ...errors } } },
+    async (req) => ({ code: 0 as const, object: await stories.seasons(req.body.seriesId) }),
   );
 }

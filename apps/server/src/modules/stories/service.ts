@@ -126,6 +126,13 @@ export function storiesService(repo: StoriesRepo) {
       };
     },
 
+    /** The public seasons of a series, in order (POST /api/v1/series/season/list/). */
+    seasons: async (seriesId: number) => {
+      const list = await repo.seasonList(seriesId);
+      if (!list) throw notFound('We could not find that series.');
+      return { list };
+    },
+
     /** The details without episode text, for anyone. */
     preview: (storyId: number, viewer: Viewer | null) => details(storyId, 1, viewer, false),
 

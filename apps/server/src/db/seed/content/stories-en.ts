@@ -2,8 +2,12 @@ import type { SeedAuthor, SeedStory } from './types.ts';
 
 /** English-writing demo authors. Both use the product billing app (no `app`). */
 export const englishAuthors: SeedAuthor[] = [
-  { key: 'ashan', name: 'Ashan Jayasekera', email: 'ashan@demo.kathamala.lk' },
-  { key: 'dilini', name: 'Dilini Fernando', email: 'dilini@demo.kathamala.lk' },
+  { key: 'ashan', name: 'Ashan Jayasekera', email: 'ashan@demo.kathamala.lk',
+    bio: 'Ashan grew up between Colombo and his grandmother\'s village near Galle. He writes family sagas in which old houses keep secrets better than people do.',
+  },
+  { key: 'dilini', name: 'Dilini Fernando', email: 'dilini@demo.kathamala.lk',
+    bio: 'Dilini is a Jaffna-born journalist turned novelist. Her stories follow letters, journeys and the people who are left waiting for them.',
+  },
 ];
 
 /** English demo stories: a two-season series, five standalone stories and one upcoming story. */

@@ -17,6 +17,8 @@ export interface SeedAuthor {
   name: string;
   /** Login e-mail of the author's demo account, e.g. 'nilmini@demo.kathamala.lk'. */
   email: string;
+  /** A few sentences for the public author page. */
+  bio?: string;
   /** Author's own billing app; omit to use the product app (keyword 'REG KATHAMALA'). */
   app?: { appId: string; keyword: string };
 }
