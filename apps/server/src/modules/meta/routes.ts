@@ -6,6 +6,8 @@ import { notFound } from '../../errors.ts';
 import type { ObjectStorage } from '../../adapters/storage/types.ts';
 import type { TokenKeys } from '../../auth/keys.ts';
 import type { StoriesRepo } from '../stories/repo.ts';
+import { COVER_FILE_PATTERN } from '../covers/files.ts';
+import { coversService } from '../covers/service.ts';
 
 /** Site files: health, categories, JWKS, covers, robots.txt and the sitemap. */
 export function metaRoutes(
@@ -32,23 +34,25 @@ export function metaRoutes(
     return { keys: [deps.keys.publicJwk] };
   });
 
+  const covers = coversService(deps.storage);
   app.get<{ Params: { file: string } }>(
     '/images/:file',
     {
       schema: {
         hide: true,
-        params: Type.Object({
-          file: Type.String({ pattern: '^story_cover_[1-9][0-9]{0,9}\\.png$' }),
-        }),
+        params: Type.Object({ file: Type.String({ pattern: COVER_FILE_PATTERN }) }),
         response: { 400: ErrorBody, 404: ErrorBody },
       },
     },
     async (req, reply) => {
-      const found = await deps.storage.get(`covers/${req.params.file}`);
+      const found = await covers.read(req.params.file);
       if (!found) throw notFound('There is no cover image for that story.');
+      // Authors can replace a cover under the same name: a cache keeps it ten minutes, then may
+      // show it while it asks again, and the ETag (@fastify/etag) makes that a 304 if unchanged.
       return reply
-        .header('cache-control', 'public, max-age=86400, stale-while-revalidate=604800')
-        .type(found.contentType)
+        .header('cache-control', 'public, max-age=600, stale-while-revalidate=86400')
+        .header('x-content-type-options', 'nosniff')
+        .type(req.params.file.endsWith('.webp') ? 'image/webp' : 'image/png')
         .send(found.body);
     },
   );

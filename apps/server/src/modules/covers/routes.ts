@@ -1,0 +1,136 @@
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import multipart from '@fastify/multipart';
+import {
+  AUTHORING,
+  CoverAnswer,
+  ErrorBody,
+  Ok,
+  ResultCode,
+  StoryIdParams,
+  coverUrl,
+} from '@kathamala/domain';
+import { AppError, invalid } from '../../errors.ts';
+import { requireViewer } from '../../plugins/auth.ts';
+import type { PublishingService } from '../publishing/service.ts';
+import type { CoversService } from './service.ts';
+
+/** The one form field the upload reads (SPEC.md 7). */
+const FIELD = 'image';
+const MB = 1024 * 1024;
+
+const fileTooLarge = () =>
+  new AppError(
+    413,
+    ResultCode.payloadTooLarge,
+    `This image is larger than ${AUTHORING.coverBytes / MB} MB, the most a cover can be. Save it smaller and try again.`,
+  );
+const notAForm = () =>
+  new AppError(
+    415,
+    ResultCode.invalidInput,
+    `Send the cover as a form upload (multipart/form-data) with the image in the field '${FIELD}'.`,
+  );
+
+/** What multipart and body parsing throw, as the sentences this route answers with. */
+function uploadError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  switch ((error as FastifyError | undefined)?.code) {
+    case 'FST_REQ_FILE_TOO_LARGE':
+      return fileTooLarge();
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return notAForm();
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return invalid(`Send one image in the field '${FIELD}' and nothing else.`);
+  }
+  return error;
+}
+
+/** The uploaded file's bytes; a missing file, another field or a broken form is a 4xx. */
+async function readImage(req: FastifyRequest): Promise<Buffer> {
+  try {
+    const part = await req.file({
+      // A little over the cover limit, so an exact 4 MB file reaches the service's own check.
+      limits: {
+        fileSize: AUTHORING.coverBytes + 1024,
+        files: 1,
+        fields: 4,
+        fieldSize: 1024,
+        parts: 5,
+        fieldNameSize: 100,
+        headerPairs: 20,
+      },
+    });
+    if (!part) throw invalid(`Choose an image to upload in the field '${FIELD}'.`);
+    if (part.fieldname !== FIELD) {
+      part.file.resume();
+      throw invalid(`Send the cover in the field '${FIELD}', not '${part.fieldname}'.`);
+    }
+    return await part.toBuffer();
+  } catch (error) {
+    const known = uploadError(error);
+    // Anything else here is a form the client broke (cut off, malformed), not our failure.
+    throw known instanceof AppError
+      ? known
+      : invalid('The upload could not be read. Please try again.');
+  }
+}
+
+/** Cover upload by a story's author (SPEC.md 7), in a scope of its own that parses multipart. */
+export async function coverRoutes(
+  app: FastifyInstance,
+  covers: CoversService,
+  publishing: PublishingService,
+  opts: { imagesHost?: string } = {},
+) {
+  await app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: true });
+    // A wrong content type fails before the handler; say what this route wants, not "send JSON".
+    scope.setErrorHandler((error) => {
+      throw uploadError(error);
+    });
+
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/api/v1/upload-story-cover/upload/:id',
+      {
+        schema: {
+          tags: ['author'],
+          summary: `Uploads a story's cover: JPEG, PNG or WebP, up to 4 MB and 40 megapixels`,
+          consumes: ['multipart/form-data'],
+          params: StoryIdParams,
+          response: {
+            200: Ok(CoverAnswer),
+            400: ErrorBody,
+            401: ErrorBody,
+            403: ErrorBody,
+            404: ErrorBody,
+            413: ErrorBody,
+            415: ErrorBody,
+            429: ErrorBody,
+          },
+        },
+        config: { auth: 'required' },
+      },
+      async (req) => {
+        const storyId = req.params.id;
+        // Who may change this story is settled before a byte of the body is read.
+        await publishing.assertOwnStory(requireViewer(req), storyId);
+        const stored = await covers.upload(storyId, await readImage(req));
+        await publishing.coverUploaded(storyId);
+        return {
+          code: 0 as const,
+          object: {
+            storyId,
+            cover: `${coverUrl(opts.imagesHost ?? '/images', storyId)}?v=${stored.version}`,
+            width: stored.width,
+            height: stored.height,
+            bytes: stored.bytes,
+          },
+        };
+      },
+    );
+  });
+}
