@@ -107,7 +107,7 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
         releaseDate: releaseAt.toISOString(),
         ...(series ? { seasonOf: series } : {}),
       },
-      { at: releaseAt },
+      { at: releaseAt, drawCover: false },
     );
     if (s.series && !series) firstSeason.set(s.series.key, storyId);
     // Episodes went out a few hours apart after the release (upcoming ones are ready and wait).

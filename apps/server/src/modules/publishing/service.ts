@@ -41,6 +41,8 @@ export interface PublishingDeps {
 /** Seed and tests may write with a past date; the API always writes now. */
 export interface WriteOptions {
   at?: Date;
+  /** False when the caller puts a cover in place itself (the seed's pre-drawn ones). */
+  drawCover?: boolean;
 }
 
 const MAX_SCHEDULE_AHEAD_MS = 366 * 24 * 3600 * 1000;
@@ -254,7 +256,11 @@ export function publishingService(deps: PublishingDeps) {
         const storyId = await r.insertStory(author.id, fields, at);
         return { storyId, titleChanged: true, fields };
       });
-      if (result.titleChanged && !(await repo.story(result.storyId))?.coverUploadedAt)
+      if (
+        opts.drawCover !== false &&
+        result.titleChanged &&
+        !(await repo.story(result.storyId))?.coverUploadedAt
+      )
         await deps.covers.generate({
           storyId: result.storyId,
           title: result.fields.title,
