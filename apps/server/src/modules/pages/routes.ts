@@ -134,7 +134,7 @@ export function pageRoutes(
   app.get('/details/:storyId/', { schema: { hide: true } }, render);
   app.get('/details/:storyId/:partId/', { schema: { hide: true } }, render);
   app.get('/author/:authorId/', { schema: { hide: true } }, render);
-  return render;
+  return { render, clear: () => cache.clear() };
 }
 
 const sendPage = (reply: FastifyReply, status: number, html: string) =>
