@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { renderCover } from '../apps/server/src/db/seed/covers.ts';
+import { renderCover } from '../apps/server/src/modules/covers/art.ts';
 import { demoStories } from '../apps/server/src/db/seed/index.ts';
 import { englishAuthors } from '../apps/server/src/db/seed/content/stories-en.ts';
 import { sinhalaAuthors } from '../apps/server/src/db/seed/content/stories-si.ts';

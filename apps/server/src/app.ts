@@ -30,6 +30,7 @@ import { publishingService } from './modules/publishing/service.ts';
 import { publishingRoutes } from './modules/publishing/routes.ts';
 import { publishingJobs } from './modules/publishing/jobs.ts';
 import { coversService } from './modules/covers/service.ts';
+import { renderCover } from './modules/covers/art.ts';
 import { coverRoutes } from './modules/covers/routes.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
@@ -138,6 +139,7 @@ export async function buildApp(
     await seedDemo(database.db, {
       ...publishing,
       storeCover: (storyId, png) => covers.store(storyId, png),
+      drawCover: renderCover,
     });
 
   const web = await loadWebBuild(config.webDist);

@@ -1,24 +1,35 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import { toStored } from '@kathamala/domain';
+import { toStored, type EpisodeInput, type StoryInput } from '@kathamala/domain';
 import type { Viewer } from '../../auth/viewer.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
 import { authors, billingApps, stories, subscriptions, users } from '../schema.ts';
-import type { PublishingService } from '../../modules/publishing/service.ts';
-import { renderCover } from './covers.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
 
-/** What the seed needs of publishing: the service, and a way to put the pre-drawn cover in place. */
-export type SeedPublisher = Pick<
-  PublishingService,
-  'createAuthor' | 'saveStory' | 'saveEpisode'
-> & {
+/**
+ * What the seed needs of the publishing module, passed in by buildApp: the demo stories go
+ * through the same calls as every author's, and the seed never reaches into a module itself.
+ */
+export interface SeedPublisher {
+  createAuthor(
+    userId: number,
+    input: { name: string; bio?: string },
+  ): Promise<{ id: number; name: string }>;
+  saveStory(
+    viewer: Viewer,
+    input: StoryInput,
+    opts: { at: Date; drawCover: false },
+  ): Promise<{ storyId: number }>;
+  saveEpisode(viewer: Viewer, input: EpisodeInput, opts: { at: Date }): Promise<unknown>;
+  /** Puts a cover in place (the list sizes too). */
   storeCover(storyId: number, png: Buffer): Promise<void>;
-};
+  /** Draws a cover for a story that has no pre-drawn one. */
+  drawCover(story: { key: string; title: string; author: string }): Promise<Buffer>;
+}
 
 /** Every demo account logs in with this password (README.md says so). */
 export const DEMO_PASSWORD = 'kathamala-demo';
@@ -39,11 +50,11 @@ export const demoStories = (): SeedStory[] => {
 };
 
 /** A pre-drawn cover from the repository, else one drawn now. */
-async function coverFor(story: SeedStory, authorName: string) {
+async function coverFor(publishing: SeedPublisher, story: SeedStory, authorName: string) {
   try {
     return await fs.readFile(path.join(coversDir, `${story.key}.png`));
   } catch {
-    return renderCover({ key: story.key, title: story.title, author: authorName });
+    return publishing.drawCover({ key: story.key, title: story.title, author: authorName });
   }
 }
 
@@ -133,7 +144,7 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
       .update(stories)
       .set({ reads: s.reads, rating: s.rating })
       .where(eq(stories.id, storyId));
-    await publishing.storeCover(storyId, await coverFor(s, viewer.name));
+    await publishing.storeCover(storyId, await coverFor(publishing, s, viewer.name));
   }
   return true;
 }
