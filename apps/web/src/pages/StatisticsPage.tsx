@@ -81,7 +81,7 @@ function StoryStats({ stories }: { stories: OwnStory[] }) {
           <dd>{totals.episodes}</dd>
         </div>
       </dl>
-      {/* A wide table scrolls inside its own box on a phone, never the page. */}
+      {/* Should the table ever be wider than the screen, it scrolls in its box, not the page. */}
       <div className={styles.tableBox} tabIndex={0} role="region" aria-labelledby="stats-caption">
         <table className={styles.table}>
           <caption id="stats-caption" className={styles.caption}>
@@ -134,15 +134,22 @@ function StoryRow({ story }: { story: OwnStory }) {
           <span className="visually-hidden"> {story.title}</span>
         </Link>
       </th>
-      <td>
+      <td className={styles.statusCell}>
         <span className={`${styles.status} ${styles[story.status] ?? ''}`}>
           {t(STATUS_KEYS[story.status])}
         </span>
         {extra.length > 0 && <span className={styles.extra}>{extra.join(' · ')}</span>}
       </td>
-      <td className={styles.number}>{story.numberOfparts}</td>
-      <td className={styles.number}>{formatCount(story.reads)}</td>
-      <td className={styles.number}>{story.rating > 0 ? story.rating.toFixed(1) : '–'}</td>
+      {/* data-label names the number where a phone shows rows as cards, without the header. */}
+      <td className={styles.number} data-label={t('stats.episodes')}>
+        {story.numberOfparts}
+      </td>
+      <td className={styles.number} data-label={t('stats.reads')}>
+        {formatCount(story.reads)}
+      </td>
+      <td className={styles.number} data-label={t('stats.rating')}>
+        {story.rating > 0 ? story.rating.toFixed(1) : '–'}
+      </td>
     </tr>
   );
 }
