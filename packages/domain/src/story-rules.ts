@@ -46,6 +46,14 @@ export const episodeFooter = (
 export const coverUrl = (imagesHost: string, storyId: number): string =>
   `${imagesHost.replace(/\/$/, '')}/story_cover_${storyId}.png`;
 
+/** The WebP sizes every cover also has, for lists and pages (the .png is for share cards). */
+export const coverSizeUrl = (imagesHost: string, storyId: number, width: 160 | 320): string =>
+  `${imagesHost.replace(/\/$/, '')}/story_cover_${storyId}_w${width}.webp`;
+
+/** A srcset over the WebP sizes and the full PNG, so a phone fetches the smallest that is sharp. */
+export const coverSrcSet = (imagesHost: string, storyId: number): string =>
+  `${coverSizeUrl(imagesHost, storyId, 160)} 160w, ${coverSizeUrl(imagesHost, storyId, 320)} 320w, ${coverUrl(imagesHost, storyId)} 600w`;
+
 /** The canonical details path of a story, with its trailing slash. */
 export const detailsPath = (storyId: number, partNumber?: number): string =>
   partNumber ? `/details/${storyId}/${partNumber}/` : `/details/${storyId}/`;

@@ -1,4 +1,4 @@
-import { coverUrl } from '@kathamala/domain';
+import { coverSizeUrl, coverSrcSet } from '@kathamala/domain';
 import { useConfig } from '../config.tsx';
 import styles from './Cover.module.css';
 
@@ -15,7 +15,9 @@ export function Cover(props: {
   return (
     <img
       className={`${styles.cover} ${props.className ?? ''}`}
-      src={coverUrl(imagesHost, props.storyId)}
+      src={coverSizeUrl(imagesHost, props.storyId, 320)}
+      srcSet={coverSrcSet(imagesHost, props.storyId)}
+      sizes={`${props.width}px`}
       alt={props.alt}
       width={props.width}
       height={height}
