@@ -137,6 +137,8 @@ export const episodes = pgTable(
     /** Sanitized HTML: p, strong, em, br, hr (a scene break). */
     content: text('content').notNull(),
     membersOnly: boolean('members_only').notNull().default(false),
+    /** Words in the text, counted on save, so the author's lists never read whole episodes. */
+    words: integer('words').notNull().default(0),
     /** 'draft' | 'scheduled' | 'published'. */
     status: text('status').notNull().default('draft'),
     /** When a scheduled episode goes out. */

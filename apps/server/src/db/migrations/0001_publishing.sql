@@ -10,6 +10,7 @@ ALTER TABLE "episodes" ALTER COLUMN "published_at" DROP DEFAULT;--> statement-br
 ALTER TABLE "episodes" ALTER COLUMN "published_at" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "authors" ADD COLUMN "created_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "episodes" ADD COLUMN "status" text DEFAULT 'draft' NOT NULL;--> statement-breakpoint
+ALTER TABLE "episodes" ADD COLUMN "words" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "episodes" ADD COLUMN "publish_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "episodes" ADD COLUMN "created_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "episodes" ADD COLUMN "updated_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint

@@ -77,9 +77,11 @@ const newest = async () =>
   }[];
 
 const search = async (q: string) =>
-  ((await get(`/api/v1/story/search/?query=${encodeURIComponent(q)}`)).json().object.stories as {
-    storyId: number;
-  }[]).map((s) => s.storyId);
+  (
+    (await get(`/api/v1/story/search/?query=${encodeURIComponent(q)}`)).json().object.stories as {
+      storyId: number;
+    }[]
+  ).map((s) => s.storyId);
 
 const eventsFor = async (episodeId: number) =>
   Number(
@@ -226,7 +228,12 @@ describe('writing a story', () => {
     }
     expect((await get(`/api/v1/author/episodes/${storyId}/webapp`)).statusCode).toBe(401);
     const mine = (await get(`/api/v1/author/episode/${episodeId}/webapp`, owner.token)).json();
-    expect(mine.object.episode).toMatchObject({ title: 'Part', status: 'draft', partNumber: null });
+    expect(mine.object.episode).toMatchObject({
+      title: 'Part',
+      status: 'draft',
+      partNumber: null,
+      words: 1,
+    });
   });
 
   it('updates only the fields given', async () => {
@@ -332,9 +339,19 @@ describe('what readers see', () => {
     const storyId = await createStory(token);
     const e = await saveEpisode(token, { storyId, status: 'published' });
     expect(await eventsFor(e.episodeId)).toBe(1);
-    await saveEpisode(token, { storyId, episodeId: e.episodeId, title: 'Edited', status: 'published' });
+    await saveEpisode(token, {
+      storyId,
+      episodeId: e.episodeId,
+      title: 'Edited',
+      status: 'published',
+    });
     await saveEpisode(token, { storyId, episodeId: e.episodeId, title: 'Edited', status: 'draft' });
-    await saveEpisode(token, { storyId, episodeId: e.episodeId, title: 'Edited', status: 'published' });
+    await saveEpisode(token, {
+      storyId,
+      episodeId: e.episodeId,
+      title: 'Edited',
+      status: 'published',
+    });
     expect(await eventsFor(e.episodeId)).toBe(1);
     const draft = await saveEpisode(token, { storyId, status: 'draft' });
     expect(await eventsFor(draft.episodeId)).toBe(0);
@@ -369,10 +386,18 @@ describe('episode rules', () => {
         400,
         "'publishAt' must be in the future.",
       ],
-      [{ content: '   ', status: 'published' }, 400, "'content' must not be empty to publish an episode."],
+      [
+        { content: '   ', status: 'published' },
+        400,
+        "'content' must not be empty to publish an episode.",
+      ],
       [{ content: '<p>' + 'ක'.repeat(70_000) + '</p>' }, 400, "'content' must be at most 200 KB."],
       [{ storyId: 999999 }, 404, 'We could not find that story.'],
-      [{ episodeId: 999999, publishAt: soon }, 404, 'We could not find that episode in this story.'],
+      [
+        { episodeId: 999999, publishAt: soon },
+        404,
+        'We could not find that episode in this story.',
+      ],
     ];
     for (const [over, status, message] of cases) {
       const res = await postEpisode(token, {
@@ -449,7 +474,9 @@ describe('series', () => {
           url: '/api/v1/series/season/list/',
           payload: { seriesId },
         })
-      ).json().object.list.map((s: { storyId: number; season: number }) => [s.storyId, s.season]);
+      )
+        .json()
+        .object.list.map((s: { storyId: number; season: number }) => [s.storyId, s.season]);
     // Season two has no episode out yet: only season one is public.
     expect(await seasons()).toEqual([[first, 1]]);
     await saveEpisode(token, { storyId: second, status: 'published' });
@@ -480,11 +507,14 @@ describe('the demo seed', () => {
     expect(own.length).toBeGreaterThan(1);
     const pub = own.find((s: { status: string }) => s.status === 'public');
     const eps = (await get(`/api/v1/author/episodes/${pub.storyId}/webapp`, token)).json().object;
+    // Word counts are kept with each episode; a demo episode is a few hundred words.
+    for (const e of eps.episodes) expect(e.words).toBeGreaterThan(200);
     expect(eps.episodes.map((e: { partNumber: number }) => e.partNumber)).toEqual(
       eps.episodes.map((_: unknown, i: number) => i + 1),
     );
-    const text = (await get(`/api/v1/author/episode/${eps.episodes[0].episodeId}/webapp`, token))
-      .json().object.episode.content;
+    const text = (
+      await get(`/api/v1/author/episode/${eps.episodes[0].episodeId}/webapp`, token)
+    ).json().object.episode.content;
     expect(text.startsWith('<p>')).toBe(true);
   });
 });

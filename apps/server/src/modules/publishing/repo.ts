@@ -35,6 +35,7 @@ export interface EpisodeRow {
   title: string;
   content: string;
   membersOnly: boolean;
+  words: number;
   status: EpisodeStatus;
   publishAt: Date | null;
   publishedAt: Date | null;
@@ -58,6 +59,7 @@ export interface EpisodeFields {
   title: string;
   content: string;
   membersOnly: boolean;
+  words: number;
 }
 
 const date = (v: unknown): Date | null =>
@@ -67,9 +69,10 @@ const storyColumns = sql`id, author_id as "authorId", title, description, langua
   members_only as "membersOnly", ongoing, release_at as "releaseAt", series_id as "seriesId",
   season, number_of_parts as "numberOfParts", cover_uploaded_at as "coverUploadedAt"`;
 
-const episodeColumns = sql`id, story_id as "storyId", part_number as "partNumber", title, content,
-  members_only as "membersOnly", status, publish_at as "publishAt", published_at as "publishedAt",
-  updated_at as "updatedAt"`;
+const listedEpisodeColumns = sql`id, story_id as "storyId", part_number as "partNumber", title,
+  members_only as "membersOnly", words, status, publish_at as "publishAt",
+  published_at as "publishedAt", updated_at as "updatedAt"`;
+const episodeColumns = sql`${listedEpisodeColumns}, content`;
 
 const toStory = (r: StoryRow): StoryRow => ({
   ...r,
@@ -166,14 +169,16 @@ export const publishingRepo = (db: Db) => {
 
     insertEpisode: async (storyId: number, v: EpisodeFields, at: Date) =>
       (await one<{ id: number }>(sql`
-        insert into episodes (story_id, title, content, members_only, status, created_at, updated_at)
-        values (${storyId}, ${v.title}, ${v.content}, ${v.membersOnly}, 'draft', ${at}, ${at})
+        insert into episodes (story_id, title, content, members_only, words, status, created_at,
+          updated_at)
+        values (${storyId}, ${v.title}, ${v.content}, ${v.membersOnly}, ${v.words}, 'draft', ${at},
+          ${at})
         returning id`))!.id,
 
     updateEpisodeText: (episodeId: number, v: EpisodeFields) =>
       db.execute(sql`
         update episodes set title = ${v.title}, content = ${v.content},
-          members_only = ${v.membersOnly}, updated_at = now()
+          members_only = ${v.membersOnly}, words = ${v.words}, updated_at = now()
         where id = ${episodeId}`),
 
     setEpisodeStatus: (
@@ -256,7 +261,7 @@ export const publishingRepo = (db: Db) => {
     ownEpisodes: async (storyId: number) =>
       (
         await rows<EpisodeRow>(sql`
-          select ${episodeColumns} from episodes where story_id = ${storyId}
+          select ${listedEpisodeColumns}, '' as content from episodes where story_id = ${storyId}
           order by part_number nulls last, coalesce(publish_at, created_at), id`)
       ).map(toEpisode),
   };

@@ -193,7 +193,7 @@ export function publishingService(deps: PublishingDeps) {
     publishAt: iso(e.publishAt),
     publishedAt: iso(e.publishedAt),
     updatedAt: iso(e.updatedAt)!,
-    words: countWords(episodePlainText(e.content)),
+    words: e.words,
   });
 
   /** Makes a user an author (checks the name and bio); 409 when they are one or it is taken. */
@@ -295,7 +295,12 @@ export function publishingService(deps: PublishingDeps) {
         // Locking the story serialises part numbers and counts for it.
         const story = await ownStory(tx, author.id, input.storyId, true);
         let episode: EpisodeRow;
-        const fields = { title, content, membersOnly: input.membersOnly ?? false };
+        const fields = {
+          title,
+          content,
+          membersOnly: input.membersOnly ?? false,
+          words: countWords(episodePlainText(content)),
+        };
         if (input.episodeId === undefined) {
           const id = await r.insertEpisode(story.id, fields, at);
           episode = (await r.episode(id))!;
