@@ -12,6 +12,8 @@ const LoginPage = lazy(() => import('./pages/LoginPage.tsx'));
 const SignupPage = lazy(() => import('./pages/SignupPage.tsx'));
 const AccountPage = lazy(() => import('./pages/AccountPage.tsx'));
 const SearchPage = lazy(() => import('./pages/SearchPage.tsx'));
+// The publishing workspace carries the editor (TipTap): only authors ever download it.
+const PublishPage = lazy(() => import('./pages/PublishPage.tsx'));
 const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
 const StatisticsPage = lazy(() => import('./pages/StatisticsPage.tsx'));
 
@@ -29,6 +31,7 @@ export const routes: RouteObject[] = [
       { path: 'signup', element: <SignupPage /> },
       { path: 'account', element: <AccountPage /> },
       { path: 'search', element: <SearchPage /> },
+      { path: 'publish/story', element: <PublishPage /> },
       { path: 'author/:authorId', element: <AuthorPage /> },
       { path: 'statistics', element: <StatisticsPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
