@@ -55,6 +55,7 @@ export const useOwnEpisode = (episodeId: number | null) =>
     staleTime: 0,
     gcTime: 0,
     refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
   });
 
 /** Makes the logged-in user an author; the answer carries a fresh token with `author: true`. */

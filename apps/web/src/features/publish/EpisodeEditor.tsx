@@ -280,10 +280,14 @@ function EditorSession(props: {
     [edit],
   );
 
-  // A copy kept from before that the server already has (or that lost to a newer server copy).
+  // A copy kept from before that the server already has (or that lost to a newer server copy)
+  // goes, once, on opening: later copies are the author's new typing.
+  const [staleCopy] = useState(() =>
+    initial && start.local && !start.restored ? initial.episodeId : null,
+  );
   useEffect(() => {
-    if (initial && start.local && !start.restored) removeDraft(storyId, initial.episodeId);
-  }, [initial, start, storyId]);
+    if (staleCopy !== null) removeDraft(storyId, staleCopy);
+  }, [staleCopy, storyId]);
 
   /** A server answer for version `sentRev`: the copy goes once the server has the latest. */
   const confirmed = useCallback(

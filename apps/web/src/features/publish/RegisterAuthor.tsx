@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { apiPaths, AUTHORING } from '@kathamala/domain';
 import { registerAuthor } from '../../api/authoring.ts';
 import { isApiError } from '../../api/client.ts';
+import { refreshToken } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/index.tsx';
-import { storeToken } from '../auth/session.ts';
+import { peekClaims, storeToken } from '../auth/session.ts';
 import ui from '../../components/ui.module.css';
 import page from '../../components/page.module.css';
 import styles from './publish.module.css';
@@ -43,6 +44,14 @@ export function RegisterAuthor(props: { defaultName: string }) {
       storeToken(answer.accesstoken);
       void queryClient.invalidateQueries({ queryKey: [apiPaths.me()] });
     } catch (error) {
+      // Already an author (registered in another tab or device): a fresh token says so.
+      if (isApiError(error) && error.status === 409) {
+        const fresh = await refreshToken().catch(() => null);
+        if (fresh && peekClaims(fresh.accesstoken).author === true) {
+          storeToken(fresh.accesstoken);
+          return;
+        }
+      }
       setBusy(false);
       const message =
         isApiError(error) && error.status === 0

@@ -1,4 +1,4 @@
-import { useCallback, type MouseEvent } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { detailsPath, type OwnStory } from '@kathamala/domain';
@@ -47,7 +47,18 @@ export function Workspace() {
           : params.get('edit') === '1'
             ? 'edit'
             : 'story';
-  const notice = (location.state as { notice?: EditorNotice } | null)?.notice;
+  // A message from the step before (story created, episode deleted) rides in the history
+  // state. It is taken out of there at once, so a reload does not say it again, and shown
+  // until the author moves on.
+  const incoming = (location.state as { notice?: EditorNotice } | null)?.notice;
+  const [flash, setFlash] = useState<{ search: string; notice: EditorNotice } | null>(null);
+  if (incoming && flash?.notice !== incoming)
+    setFlash({ search: location.search, notice: incoming });
+  else if (!incoming && flash && flash.search !== location.search) setFlash(null);
+  const notice = flash?.search === location.search ? flash.notice : undefined;
+  useEffect(() => {
+    if (incoming) navigate({ search: location.search }, { replace: true, state: null });
+  }, [incoming, location.search, navigate]);
 
   const go = useCallback(
     (search: string, opts: { replace?: boolean; notice?: EditorNotice } = {}) =>
