@@ -131,7 +131,10 @@ export async function buildApp(
   authRoutes(app, auth, { max: config.rateLimit.authMax, timeWindow: '1 minute' });
   storyRoutes(app, stories);
   publishingRoutes(app, publishing);
-  await coverRoutes(app, covers, publishing, { imagesHost: config.imagesHost });
+  await coverRoutes(app, covers, publishing, {
+    imagesHost: config.imagesHost,
+    uploadsPerMinute: config.rateLimit.uploadMax,
+  });
   metaRoutes(app, { keys, storage, stories: repo, publicUrl: config.publicUrl });
   await publishingJobs(queue, publishing);
   // The demo stories go through the same publishing path as every author's.

@@ -13,7 +13,7 @@ export interface Config {
   production: boolean;
   /** Folder of the built web app (dist/client and dist/server); pages are off when missing. */
   webDist: string;
-  rateLimit: { max: number; authMax: number };
+  rateLimit: { max: number; authMax: number; uploadMax: number };
   /** How often idle job workers look for due jobs (scheduled episodes go out within this). */
   jobPollSeconds: number;
   smsProvider: 'simulator';
@@ -90,6 +90,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
       authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
+      uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
     },
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     smsProvider: readChoice(env, 'SMS_PROVIDER', ['simulator']),

@@ -39,6 +39,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     DEMO_SEED: '1',
     RATE_LIMIT_AUTH_MAX: '1000',
     RATE_LIMIT_MAX: '100000',
+    RATE_LIMIT_UPLOAD_MAX: '100000',
     PUBLIC_URL: 'http://kathamala.test',
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),

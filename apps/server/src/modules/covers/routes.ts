@@ -84,7 +84,7 @@ export async function coverRoutes(
   app: FastifyInstance,
   covers: CoversService,
   publishing: PublishingService,
-  opts: { imagesHost?: string } = {},
+  opts: { imagesHost?: string; uploadsPerMinute?: number } = {},
 ) {
   await app.register(async (scope) => {
     await scope.register(multipart, { throwFileSizeLimit: true });
@@ -112,7 +112,11 @@ export async function coverRoutes(
             429: ErrorBody,
           },
         },
-        config: { auth: 'required' },
+        // Decoding a large image costs a second of CPU: a few a minute is all an author needs.
+        config: {
+          auth: 'required',
+          rateLimit: { max: opts.uploadsPerMinute ?? 12, timeWindow: '1 minute' },
+        },
       },
       async (req) => {
         const storyId = req.params.id;
