@@ -1,32 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { startJobQueue, type JobQueue } from './queue.ts';
-
-/** A PostgreSQL database of its own for one test, dropped afterwards. */
-async function freshPostgres(baseUrl: string) {
-  const name = `kt_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
+import { freshPostgres } from '../test/helpers.ts';
 
 /** Where a test's data lives: a fresh PostgreSQL database when DATABASE_URL is set, else PGlite. */
 async function freshTarget(pgliteOnDisk: boolean) {

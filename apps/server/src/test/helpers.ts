@@ -12,7 +12,7 @@ export interface TestApp extends BuiltApp {
 }
 
 /** A PostgreSQL database of its own for one test file, dropped afterwards. */
-async function freshPostgres(baseUrl: string) {
+export async function freshPostgres(baseUrl: string) {
   const name = `kt_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
