@@ -28,7 +28,7 @@ const get =
   ({ signal }: { signal: AbortSignal }) =>
     apiRequest<T>(path, { signal });
 
-/** The author's own stories, drafts included, with counts. */
+/** The logged-in author's own stories, drafts included, with counts (personal: needs a token). */
 export const useOwnStories = (enabled = true) =>
   useQuery({
     queryKey: [apiPaths.ownStories()],

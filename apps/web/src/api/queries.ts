@@ -5,7 +5,6 @@ import {
   type AuthorProfile,
   type Category,
   type Me,
-  type OwnStory,
   type SortBy,
   type StoryDetails,
   type StoryListItem,
@@ -59,17 +58,6 @@ export const useAuthorStories = (authorId: number | undefined) => {
     queryKey: [path],
     queryFn: get<{ author: AuthorProfile; stories: StoryListItem[] }>(path),
     enabled: authorId !== undefined,
-  });
-};
-
-/** The logged-in author's own stories, drafts included, with counts (personal: needs a token). */
-export const useOwnStories = (enabled: boolean) => {
-  const path = apiPaths.ownStories();
-  return useQuery({
-    queryKey: [path],
-    queryFn: get<{ stories: OwnStory[] }>(path),
-    enabled,
-    staleTime: 0,
   });
 };
 
@@ -141,7 +129,7 @@ export const isPersonalKey = (key: unknown): boolean =>
   typeof key === 'string' &&
   (/\/part\/number\//.test(key) ||
     key === apiPaths.me() ||
-    // The author's own lists and episodes (drafts): /api/v1/author/.../webapp.
+    // The author's own lists and episodes (authoring.ts): /api/v1/author/.../webapp.
     /^\/api\/v1\/author\/.*\/webapp$/.test(key));
 
 export const dropPersonalData = (client: QueryClient): void =>

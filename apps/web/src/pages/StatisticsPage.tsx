@@ -1,6 +1,6 @@
 import { Link, Navigate } from 'react-router';
 import { detailsPath, formatCount, type OwnStory } from '@kathamala/domain';
-import { useOwnStories } from '../api/queries.ts';
+import { useOwnStories } from '../api/authoring.ts';
 import { ErrorNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { useSession } from '../features/auth/useSession.ts';

@@ -7,7 +7,7 @@ import { SkeletonLines } from '../../components/Skeleton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { storyLang } from '../stories/lang.ts';
 import { readDraft, type LocalDraft } from './drafts.ts';
-import { StatusBadge } from './EpisodeEditor.tsx';
+import { StatusBadge } from './EditorBits.tsx';
 import { formatWhen } from './when.ts';
 import ui from '../../components/ui.module.css';
 import styles from './publish.module.css';
