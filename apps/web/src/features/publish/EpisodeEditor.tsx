@@ -1,4 +1,4 @@
-import { memo, useCallback, useDeferredValue, useId, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useRef, useState } from 'react';
 import { AUTHORING, countWords, episodePlainText, type OwnStory } from '@kathamala/domain';
 import { useOwnEpisode, type OwnEpisodeFull } from '../../api/authoring.ts';
 import { isApiError } from '../../api/client.ts';
@@ -90,6 +90,12 @@ function EditorSession(props: {
   const lang = storyLang(story.language);
   const autosave = useEpisodeAutosave({ story, initial, onCreated });
   const actions = useEpisodeActions({ story, autosave, onClosed: props.onClosed });
+  // Stable, so the memoised editor does not re-render on every keystroke in the title.
+  const actionsRef = useRef(actions);
+  useEffect(() => {
+    actionsRef.current = actions;
+  });
+  const saveShortcut = useCallback(() => void actionsRef.current.saveNow(), []);
   const { start, server, edit } = autosave;
 
   const [title, setTitle] = useState(start.values.title);
@@ -149,7 +155,7 @@ function EditorSession(props: {
         label={t('publish.episodeText')}
         placeholder={t('publish.placeholder')}
         onChange={onContent}
-        onSaveShortcut={() => void actions.saveNow()}
+        onSaveShortcut={saveShortcut}
         hidden={preview}
       />
 

@@ -237,8 +237,9 @@ export function useEpisodeAutosave(props: {
   }, [storyId]);
 
   const remove = useCallback(async () => {
-    const episodeId = serverRef.current.episodeId;
+    // A first autosave may still be on its way: its answer gives the id to delete.
     await chain.current;
+    const episodeId = serverRef.current.episodeId;
     if (episodeId !== null) await deleteEpisode(episodeId);
     forget();
     await refreshAuthoring(queryClient, storyId);
