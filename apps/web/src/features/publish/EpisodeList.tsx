@@ -55,10 +55,10 @@ export function EpisodeList(props: { story: OwnStory }) {
                   •
                 </span>
                 <span className={styles.episodeMain}>
-                  <span className={styles.episodeTitle} lang={lang}>
+                  <span className={styles.itemTitle} lang={lang}>
                     {unsavedNew.title || t('publish.untitled')}
                   </span>
-                  <span className={styles.episodeMeta}>{t('publish.unsavedNew')}</span>
+                  <span className={styles.itemMeta}>{t('publish.unsavedNew')}</span>
                 </span>
               </Link>
             </li>
@@ -82,10 +82,10 @@ export function EpisodeList(props: { story: OwnStory }) {
                   )}
                 </span>
                 <span className={styles.episodeMain}>
-                  <span className={styles.episodeTitle} lang={lang}>
+                  <span className={styles.itemTitle} lang={lang}>
                     {e.title || t('publish.untitled')}
                   </span>
-                  <span className={styles.episodeMeta}>
+                  <span className={styles.itemMeta}>
                     <StatusBadge status={e.status} />
                     {e.status === 'scheduled' && e.publishAt && (
                       <span>{t('publish.goesOut', { when: formatWhen(e.publishAt) })}</span>

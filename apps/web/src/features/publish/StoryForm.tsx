@@ -13,6 +13,7 @@ import { useI18n, type Translate } from '../../i18n/index.tsx';
 import { storyLang } from '../stories/lang.ts';
 import { fromLocalInput, toLocalInput } from './when.ts';
 import ui from '../../components/ui.module.css';
+import page from '../../components/page.module.css';
 import styles from './publish.module.css';
 
 type Kind = 0 | 2 | 3;
@@ -172,10 +173,10 @@ export function StoryForm(props: {
         {story ? t('publish.editStory') : t('publish.newStory')}
       </h2>
 
-      <fieldset className={styles.radioRow}>
-        <legend className={ui.label}>{t('publish.language')}</legend>
+      <fieldset className={page.radioRow}>
+        <legend className={`${ui.label} ${styles.legend}`}>{t('publish.language')}</legend>
         {(['sinhala', 'english'] as const).map((l) => (
-          <label key={l} className={styles.radio}>
+          <label key={l} className={page.radio}>
             <input
               type="radio"
               name={`${id}-language`}

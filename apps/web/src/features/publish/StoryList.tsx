@@ -58,10 +58,10 @@ function StoryItem({ story, current, t }: { story: OwnStory; current: boolean; t
     >
       <img className={styles.storyThumb} src={src} alt="" width={48} height={72} loading="lazy" />
       <span className={styles.storyItemText}>
-        <span className={styles.storyItemTitle} lang={storyLang(story.language)}>
+        <span className={styles.itemTitle} lang={storyLang(story.language)}>
           {story.title}
         </span>
-        <span className={styles.storyItemMeta}>
+        <span className={styles.itemMeta}>
           <StoryStatusBadge status={story.status} />
           <span>{countsLine(story.counts, t)}</span>
         </span>

@@ -220,7 +220,7 @@ function StoryPanel({ story, notice }: { story: OwnStory; notice?: EditorNotice 
           <h2 className={styles.storyTitle} lang={lang}>
             {story.title}
           </h2>
-          <p className={styles.storyItemMeta}>
+          <p className={styles.itemMeta}>
             <StoryStatusBadge status={story.status} />
             <span>{countsLine(story.counts, t)}</span>
           </p>
