@@ -413,3 +413,44 @@ describe('POST /api/v1/upload-story-cover/upload/:id', () => {
     expect((await upload(ashan, 0, png)).statusCode).toBe(400);
   });
 });
+
+describe('upload rate', () => {
+  it('answers 429 with a sentence past the uploads a minute allowed per address', async () => {
+    // No demo seed: this app only needs one author and one story of theirs.
+    const t = await createTestApp({ RATE_LIMIT_UPLOAD_MAX: '2', DEMO_SEED: '0' });
+    try {
+      const reader = await t.signup();
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/author/register/',
+        headers: bearer(reader),
+        payload: { name: 'Rate Tester' },
+      });
+      const token = registered.json().object.accesstoken as string;
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/author/publish/story/webapp',
+        headers: bearer(token),
+        payload: {
+          story: { title: 'Covers', language: 'english', kind: 0, category: 'mystery' },
+        },
+      });
+      const storyId = created.json().object.storyId as number;
+      const body = await form(await image('png', 400, 600), 'cover.png', 'image/png');
+      const codes: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/upload-story-cover/upload/${storyId}`,
+          payload: body.payload,
+          headers: { ...body.headers, ...bearer(token) },
+        });
+        codes.push(res.statusCode);
+        if (res.statusCode === 429) expect(res.json().message).toMatch(/Too many requests/);
+      }
+      expect(codes).toEqual([200, 200, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -90,7 +90,11 @@ export async function coverRoutes(
     await scope.register(multipart, { throwFileSizeLimit: true });
     // A wrong content type fails before the handler; say what this route wants, not "send JSON".
     scope.setErrorHandler((error) => {
-      throw uploadError(error);
+      const mapped = uploadError(error);
+      // Rethrown, a plain object (the rate limiter's 429) would go out as a normal answer:
+      // keep it an Error so the app's handler answers it.
+      if (mapped instanceof Error) throw mapped;
+      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
     });
 
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
