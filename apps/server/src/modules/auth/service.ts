@@ -9,7 +9,6 @@ import type { AuthRepo } from './repo.ts';
 /** How long a token (and its session) lives without a refresh. */
 export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
-
 const WRONG_CREDENTIALS = 'The e-mail address or password is not correct.';
 
 const cleanUsername = (raw: string) => {
