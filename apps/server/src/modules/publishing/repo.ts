@@ -11,23 +11,6 @@ export interface AuthorRow {
   keyword: string;
 }
 
-export interface StoryRow {
-  id: number;
-  authorId: number;
-  title: string;
-  description: string;
-  language: 'sinhala' | 'english';
-  kind: 0 | 2 | 3;
-  category: string;
-  membersOnly: boolean;
-  ongoing: boolean;
-  releaseAt: Date | null;
-  seriesId: number | null;
-  season: number | null;
-  numberOfParts: number;
-  coverUploadedAt: Date | null;
-}
-
 export interface EpisodeRow {
   id: number;
   storyId: number;
@@ -53,6 +36,14 @@ export interface StoryFields {
   releaseAt: Date | null;
   seriesId: number | null;
   season: number | null;
+}
+
+/** A story as stored: what an author writes, plus what the publishing path keeps. */
+export interface StoryRow extends StoryFields {
+  id: number;
+  authorId: number;
+  numberOfParts: number;
+  coverUploadedAt: Date | null;
 }
 
 export interface EpisodeFields {
