@@ -39,6 +39,31 @@ export const apiPaths = {
   logout: () => '/api/v1/user/logout',
   changeUsername: () => '/api/v1/user/change-username',
   me: () => '/api/v1/user/me',
+  rate: (storyId: number) => `/api/v1/story/rate/${storyId}/`,
+  bookmark: (storyId: number, state: 0 | 1) => `/api/v1/story/bookmark/${storyId}/${state}`,
+  bookmarks: () => '/api/v1/story/bookmark/list',
+  /** POST {storyId, partNumber, position}: where the reader is now. */
+  progress: () => '/api/v1/story/progress/',
+  /** GET: Continue reading, most recent first. */
+  continueReading: () => '/api/v1/story/progress/list',
+  view: (storyId: number) => `/api/v1/stats/story/${storyId}/view/`,
+  comments: (storyId: number, episode: number) =>
+    `/api/v1/story/comments/v2/${storyId}/?episode=${episode}`,
+  /** POST a comment; DELETE {storyId, commentId} removes one. */
+  comment: () => '/api/v1/story/comment/',
+  reply: () => '/api/v1/story/comment/reply/',
+  replies: (commentId: number) => `/api/v1/story/comment/reply/${commentId}/list/`,
+  report: () => '/api/v1/story/comment/report/',
+  follow: () => '/api/v1/community/user/follow',
+  /** GET: whom the viewer follows. */
+  following: () => '/api/v1/community/user/following',
+  /** GET: an author's followers count and whether the viewer follows them. */
+  authorFollow: (authorId: number) => `/api/v1/community/author/${authorId}/follow`,
+  notifications: () => '/api/v1/firebase/notifications/',
+  unreadNotifications: () => '/api/v1/firebase/notifications/unread',
+  pushKey: () => '/api/v1/push/key',
+  /** POST a browser's push subscription; DELETE {endpoint} removes it. */
+  pushSubscription: () => '/api/v1/push/subscription',
   categories: () => '/categories.json',
   jwks: () => '/.well-known/jwks.json',
 } as const;

@@ -61,3 +61,19 @@ export const AUTHORING = {
   coverBytes: 4 * 1024 * 1024,
   coverMaxPixels: 40_000_000,
 } as const;
+
+/** Limits on what readers type and do (the readers-engage issue). */
+export const ENGAGEMENT = {
+  /** Comment and reply text, in characters after trimming. */
+  commentChars: 2_000,
+  reportReasonChars: 500,
+  /** Comments and replies one account may post per minute. */
+  commentsPerMinute: 6,
+  /** Mention suggestions shown at once. */
+  mentionSuggestions: 8,
+  /** Trending counts views over this many days. */
+  trendingDays: 7,
+  /** Bayesian prior for sortBy=rate: this many phantom votes at the site's mean rating. */
+  ratingPriorVotes: 5,
+  notificationsListed: 50,
+} as const;

@@ -10,5 +10,6 @@ export * from './schemas/stories.ts';
 export * from './schemas/auth.ts';
 export * from './schemas/authoring.ts';
 export * from './schemas/categories.ts';
+export * from './schemas/engagement.ts';
 export * from './api-paths.ts';
 export * from './categories.ts';

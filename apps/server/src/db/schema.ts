@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   boolean,
   customType,
+  date,
   index,
   integer,
   pgTable,
@@ -9,6 +10,7 @@ import {
   serial,
   smallint,
   text,
+  primaryKey,
   timestamp,
   uniqueIndex,
   uuid,
@@ -103,8 +105,15 @@ export const stories = pgTable(
     season: integer('season'),
     /** Null or past: published; future: listed as upcoming. */
     releaseAt: timestamp('release_at', { withTimezone: true }),
+    /** Reads shown in lists: readsBase plus counted views, kept by the views roll-up job. */
     reads: integer('reads').notNull().default(0),
+    /** Reads from before views were counted here (the demo's history); never changes. */
+    readsBase: integer('reads_base').notNull().default(0),
+    /** Mean of readers' ratings (0 to 5), kept with ratingCount when a rating is written. */
     rating: real('rating').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    /** Bayesian average that sortBy=rate orders by: one 5-star vote cannot top a well-rated story. */
+    ratingScore: real('rating_score').notNull().default(0),
     /** Highest part number now published: the reader's paginator runs 1..numberOfParts. */
     numberOfParts: integer('number_of_parts').notNull().default(0),
     /** Highest part number ever given: numbers are never reused, so shared links stay true. */
@@ -120,6 +129,7 @@ export const stories = pgTable(
     index('stories_author_idx').on(t.authorId),
     index('stories_category_idx').on(t.category),
     index('stories_search_idx').using('gin', t.searchDoc),
+    index('stories_rating_score_idx').on(t.ratingScore),
     index('stories_title_trgm_idx').using('gin', sql`fold_key(${t.title}) gin_trgm_ops`),
   ],
 );
@@ -182,4 +192,223 @@ export const subscriptions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('subscriptions_user_app_key').on(t.userId, t.appId)],
+);
+
+/** One rating per reader per story (0 to 5 in half steps; claps are a rating of 1 to 5). */
+export const ratings = pgTable(
+  'ratings',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    rating: real('rating').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.storyId] }), index('ratings_story_idx').on(t.storyId)],
+);
+
+export const bookmarks = pgTable(
+  'bookmarks',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.storyId] }),
+    index('bookmarks_story_idx').on(t.storyId),
+  ],
+);
+
+/** Where a reader is in a story, so Continue reading works on any device. */
+export const readingProgress = pgTable(
+  'reading_progress',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    /** How far down the episode, 0 to 1. */
+    position: real('position').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.storyId] }),
+    index('reading_progress_recent_idx').on(t.userId, t.updatedAt),
+  ],
+);
+
+/**
+ * A counted view: at most one per reader, story, part and Sri Lanka day (the key says so, an
+ * insert that conflicts does nothing). Inserts only: the story row is never locked by a read.
+ */
+export const storyViews = pgTable(
+  'story_views',
+  {
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    day: date('day').notNull(),
+    medium: text('medium').notNull().default('WEB'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.storyId, t.userId, t.partNumber, t.day] }),
+    index('story_views_day_idx').on(t.day, t.storyId),
+  ],
+);
+
+/** Views per story per day, summed by the roll-up job: trending and statistics read these. */
+export const storyViewDays = pgTable(
+  'story_view_days',
+  {
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.storyId, t.day] }), index('story_view_days_day_idx').on(t.day)],
+);
+
+/** A comment on an episode, or a reply to one (parentId). Text is stored as typed (NFC). */
+export const comments = pgTable(
+  'comments',
+  {
+    id: serial('id').primaryKey(),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    episodeId: integer('episode_id').references(() => episodes.id, { onDelete: 'set null' }),
+    partNumber: integer('part_number').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parentId: integer('parent_id'),
+    body: text('body').notNull(),
+    platform: text('platform').notNull().default('web'),
+    repliesCount: integer('replies_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('comments_story_part_idx').on(t.storyId, t.partNumber, t.createdAt),
+    index('comments_parent_idx').on(t.parentId, t.createdAt),
+    index('comments_user_idx').on(t.userId),
+  ],
+);
+
+/** Who a comment mentions, resolved when it is posted; the notification job reads these. */
+export const commentMentions = pgTable(
+  'comment_mentions',
+  {
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.commentId, t.userId] })],
+);
+
+/** A reader's report of a comment; the editors' review queue reads the open ones. */
+export const commentReports = pgTable(
+  'comment_reports',
+  {
+    commentId: integer('comment_id')
+      .notNull()
+      .references(() => comments.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reason: text('reason').notNull(),
+    /** 'open' until an editor decides ('kept' | 'removed'). */
+    status: text('status').notNull().default('open'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.commentId, t.userId] }),
+    index('comment_reports_status_idx').on(t.status, t.createdAt),
+  ],
+);
+
+/** A user following another (authors are users too). */
+export const follows = pgTable(
+  'follows',
+  {
+    followerId: integer('follower_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    followedId: integer('followed_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followedId] }),
+    index('follows_followed_idx').on(t.followedId),
+  ],
+);
+
+/**
+ * A notification for one user. `dedupeKey` names what caused it (event and reason): the unique
+ * index makes a rerun job insert nothing new, so each is made exactly once.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 'story' | 'comment' (SPEC.md 9). */
+    type: text('type').notNull(),
+    /** NEW STORY | NEW EPISODE | NEW COMMENT | MENTION. */
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    episode: integer('episode').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe_key').on(t.userId, t.dedupeKey),
+    index('notifications_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/** A browser that allowed Web Push for a user. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
 );

@@ -3,16 +3,28 @@ import { events } from '../db/schema.ts';
 import type { JobQueue } from './queue.ts';
 
 /** Something that happened that other parts of the product react to, never inside the request. */
-export type DomainEvent = {
-  type: 'episode.published';
-  payload: {
-    storyId: number;
-    episodeId: number;
-    partNumber: number;
-    /** True for the story's first episode to go out: readers see NEW STORY, not NEW EPISODE. */
-    firstEpisode: boolean;
-  };
-};
+export type DomainEvent =
+  | {
+      type: 'episode.published';
+      payload: {
+        storyId: number;
+        episodeId: number;
+        partNumber: number;
+        /** True for the story's first episode to go out: readers see NEW STORY, not NEW EPISODE. */
+        firstEpisode: boolean;
+      };
+    }
+  | {
+      /** A comment or a reply (parentId set) was posted; mentions are in comment_mentions. */
+      type: 'comment.posted';
+      payload: {
+        commentId: number;
+        storyId: number;
+        partNumber: number;
+        parentId: number | null;
+        userId: number;
+      };
+    };
 export type EventType = DomainEvent['type'];
 
 /**
@@ -21,6 +33,7 @@ export type EventType = DomainEvent['type'];
  */
 export const EVENT_SUBSCRIBERS: Record<EventType, readonly string[]> = {
   'episode.published': [],
+  'comment.posted': [],
 };
 
 /**
