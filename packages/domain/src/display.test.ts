@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clampRating, displayCommentRating, displayUsername, formatCount } from './display.ts';
+import {
+  clampRating,
+  displayCommentRating,
+  displayUsername,
+  formatCount,
+  formatCreatedDate,
+  sriLankaDay,
+} from './display.ts';
 import { isPreviewAccepted, isSuccess } from './envelope.ts';
 
 describe('formatCount (SPEC.md 5: 1000 or more as thousands, two decimals, K)', () => {
@@ -61,5 +68,18 @@ describe('result codes (SPEC.md 5)', () => {
     expect(isPreviewAccepted(3)).toBe(true);
     expect(isPreviewAccepted(-1)).toBe(false);
     expect(isPreviewAccepted('0')).toBe(false);
+  });
+});
+
+describe('formatCreatedDate', () => {
+  it('writes Sri Lanka time as DD-MM-YY hh:mm:ss a', () => {
+    expect(formatCreatedDate('2026-11-22T03:35:07Z')).toBe('22-11-26 09:05:07 am');
+    expect(formatCreatedDate('2026-11-22T18:29:59Z')).toBe('22-11-26 11:59:59 pm');
+    expect(formatCreatedDate('2026-11-22T18:30:00Z')).toBe('23-11-26 12:00:00 am');
+    expect(formatCreatedDate('2026-11-22T06:30:00Z')).toBe('22-11-26 12:00:00 pm');
+  });
+  it('turns the day over at midnight in Colombo, not in UTC', () => {
+    expect(sriLankaDay('2026-11-22T18:29:59Z')).toBe('2026-11-22');
+    expect(sriLankaDay('2026-11-22T18:30:00Z')).toBe('2026-11-23');
   });
 });

@@ -27,3 +27,18 @@ export const displayCommentRating = (rating: number): number => {
   if (rating === MAX_RATING) return MAX_RATING;
   return Math.min(4.5, clampRating(rating));
 };
+
+/** Sri Lanka is UTC+05:30 all year (no daylight saving). */
+const SRI_LANKA_OFFSET_MS = (5 * 60 + 30) * 60_000;
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A moment as SPEC.md 3's createdDate: `DD-MM-YY hh:mm:ss a` in Sri Lanka time ('22-11-26 09:05:00 pm'). */
+export const formatCreatedDate = (when: Date | string | number): string => {
+  const t = new Date(new Date(when).getTime() + SRI_LANKA_OFFSET_MS);
+  const h = t.getUTCHours();
+  return `${two(t.getUTCDate())}-${two(t.getUTCMonth() + 1)}-${two(t.getUTCFullYear() % 100)} ${two(h % 12 || 12)}:${two(t.getUTCMinutes())}:${two(t.getUTCSeconds())} ${h < 12 ? 'am' : 'pm'}`;
+};
+
+/** The Sri Lanka calendar day of a moment, as YYYY-MM-DD: views are counted once per reader per day. */
+export const sriLankaDay = (when: Date | string | number): string =>
+  new Date(new Date(when).getTime() + SRI_LANKA_OFFSET_MS).toISOString().slice(0, 10);
