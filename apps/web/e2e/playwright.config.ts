@@ -6,7 +6,8 @@ import { defineConfig } from '@playwright/test';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
-const PORT = 3107;
+// Helpers running journeys side by side pick their own port and build (E2E_PORT, WEB_DIST).
+const PORT = Number(process.env.E2E_PORT ?? 3107);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 
 /**
@@ -49,6 +50,7 @@ export default defineConfig({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kathamala-e2e-')),
       NODE_ENV: 'production',
       DEMO_SEED: '1',
+      ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
