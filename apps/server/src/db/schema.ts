@@ -377,7 +377,7 @@ export const notifications = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** 'story' | 'comment' (SPEC.md 9). */
     type: text('type').notNull(),
-    /** NEW STORY | NEW EPISODE | NEW COMMENT | MENTION. */
+    /** NEW STORY | NEW EPISODE | NEW COMMENT (mentions too). */
     title: text('title').notNull(),
     description: text('description').notNull(),
     storyId: integer('story_id')

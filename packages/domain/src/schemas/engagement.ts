@@ -162,12 +162,19 @@ export const FollowState = Type.Object({
 
 /* Notifications (SPEC.md 3) and Web Push. */
 
+/** SPEC.md 3: a mention is a comment too, so it reads NEW COMMENT (its description says who). */
 export const NotificationTitle = {
   newStory: 'NEW STORY',
   newEpisode: 'NEW EPISODE',
   newComment: 'NEW COMMENT',
-  mention: 'MENTION',
 } as const;
+
+/**
+ * Reading comfort, remembered per device under this localStorage key as JSON
+ * `{theme: 'system'|'light'|'sepia'|'dark', size: 0..4, spacing: 0..2}`. A tiny script in the
+ * page head applies it before first paint as <html data-theme data-text-size data-line-spacing>.
+ */
+export const COMFORT_STORAGE_KEY = 'kathamala.comfort';
 
 export const Notification = Type.Object({
   id: Type.Integer(),
