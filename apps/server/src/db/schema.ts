@@ -64,11 +64,14 @@ export const authors = pgTable(
     /** The author's own billing app; null means the product app. */
     appId: text('app_id').references(() => billingApps.appId),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Singlish search key of the name's Sinhala words (singlishKey); null until computed. */
+    nameKey: text('name_key'),
   },
   (t) => [
     uniqueIndex('authors_user_key').on(t.userId),
     // Pen names are unique as readers see them: case and zero-width joiners do not count.
     uniqueIndex('authors_name_key').on(sql`fold_key(${t.name})`),
+    index('authors_name_singlish_trgm_idx').using('gin', sql`${t.nameKey} gin_trgm_ops`),
   ],
 );
 
@@ -124,6 +127,14 @@ export const stories = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Full-text document over title, author, description and episodes, ZWJ folded. */
     searchDoc: tsvector('search_doc'),
+    /**
+     * Singlish search keys (singlishKey, computed in TypeScript on write) of the Sinhala words of
+     * the title and description: 'gedara' and 'gedhara' find ගෙදර. Null until computed.
+     */
+    titleKey: text('title_key'),
+    descriptionKey: text('description_key'),
+    /** The same keys as a full-text document: title and author (A), description (B), episodes (D). */
+    singlishDoc: tsvector('singlish_doc'),
   },
   (t) => [
     index('stories_author_idx').on(t.authorId),
@@ -131,6 +142,8 @@ export const stories = pgTable(
     index('stories_search_idx').using('gin', t.searchDoc),
     index('stories_rating_score_idx').on(t.ratingScore),
     index('stories_title_trgm_idx').using('gin', sql`fold_key(${t.title}) gin_trgm_ops`),
+    index('stories_title_singlish_trgm_idx').using('gin', sql`${t.titleKey} gin_trgm_ops`),
+    index('stories_singlish_idx').using('gin', t.singlishDoc),
   ],
 );
 
