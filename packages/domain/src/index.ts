@@ -5,6 +5,7 @@ export * from './display.ts';
 export * from './story-rules.ts';
 export * from './ssr.ts';
 export * from './episode-content.ts';
+export * from './mentions.ts';
 export * from './schemas/common.ts';
 export * from './schemas/stories.ts';
 export * from './schemas/auth.ts';
