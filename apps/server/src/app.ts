@@ -32,6 +32,8 @@ import { publishingJobs } from './modules/publishing/jobs.ts';
 import { coversService } from './modules/covers/service.ts';
 import { renderCover } from './modules/covers/art.ts';
 import { coverRoutes } from './modules/covers/routes.ts';
+import { commentsService } from './modules/comments/service.ts';
+import { commentRoutes } from './modules/comments/routes.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 
@@ -131,6 +133,7 @@ export async function buildApp(
   authRoutes(app, auth, { max: config.rateLimit.authMax, timeWindow: '1 minute' });
   storyRoutes(app, stories);
   publishingRoutes(app, publishing);
+  commentRoutes(app, commentsService({ db: database.db, queue }));
   await coverRoutes(app, covers, publishing, {
     imagesHost: config.imagesHost,
     uploadsPerMinute: config.rateLimit.uploadMax,

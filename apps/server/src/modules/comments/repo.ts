@@ -1,0 +1,190 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+
+/** A comment or reply as the lists show it, before the viewer's flags are added. */
+export interface CommentRow {
+  commentId: number;
+  storyId: number;
+  partNumber: number;
+  userId: number;
+  username: string;
+  body: string;
+  repliesCount: number;
+  createdAt: Date | string;
+  /** The writer's rating of the story, if they gave one. */
+  rating: number | null;
+}
+
+/** What the rules need to know about one comment. */
+export interface CommentRef {
+  id: number;
+  storyId: number;
+  partNumber: number;
+  episodeId: number | null;
+  userId: number;
+  parentId: number | null;
+}
+
+const listColumns = sql`c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
+  c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
+  c.created_at as "createdAt", r.rating`;
+const listFrom = sql`comments c join users u on u.id = c.user_id
+  left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id`;
+
+/** Keeps posts of one user in a line across server instances (the rate limit counts them). */
+const POSTING_LOCK = 727_100;
+
+/** Queries behind comments, replies, mentions and reports. Pass a transaction to run inside it. */
+export const commentsRepo = (db: Db) => {
+  const rows = async <T>(query: SQL) =>
+    ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+  const one = async <T>(query: SQL) => (await rows<T>(query))[0];
+  const toRow = (r: CommentRow): CommentRow => ({
+    ...r,
+    repliesCount: Number(r.repliesCount),
+    rating: r.rating === null || r.rating === undefined ? null : Number(r.rating),
+  });
+
+  return {
+    /** The user behind a story's author, or null when the author has no account any more. */
+    authorUserId: async (authorId: number) =>
+      (
+        await one<{ userId: number | null }>(
+          sql`select user_id as "userId" from authors where id = ${authorId}`,
+        )
+      )?.userId ?? null,
+
+    /** A published episode of the story, by its id or by its part number. */
+    publishedEpisode: (storyId: number, by: { episodeId: number } | { partNumber: number }) =>
+      one<{ id: number; partNumber: number; membersOnly: boolean }>(sql`
+        select id, part_number as "partNumber", members_only as "membersOnly" from episodes
+        where story_id = ${storyId} and status = 'published' and part_number is not null
+          and ${'episodeId' in by ? sql`id = ${by.episodeId}` : sql`part_number = ${by.partNumber}`}`),
+
+    /** Top-level comments on one part, newest first. */
+    topLevel: async (storyId: number, partNumber: number, limit: number) =>
+      (
+        await rows<CommentRow>(sql`
+          select ${listColumns} from ${listFrom}
+          where c.story_id = ${storyId} and c.part_number = ${partNumber} and c.parent_id is null
+          order by c.created_at desc, c.id desc limit ${limit}`)
+      ).map(toRow),
+
+    /** Replies to one comment, oldest first. */
+    replies: async (parentId: number, limit: number) =>
+      (
+        await rows<CommentRow>(sql`
+          select ${listColumns} from ${listFrom}
+          where c.parent_id = ${parentId}
+          order by c.created_at asc, c.id asc limit ${limit}`)
+      ).map(toRow),
+
+    /** One comment or reply as a list shows it. */
+    listed: async (id: number) => {
+      const r = await one<CommentRow>(
+        sql`select ${listColumns} from ${listFrom} where c.id = ${id}`,
+      );
+      return r && toRow(r);
+    },
+
+    /** One comment, locked for the rest of the transaction when asked. */
+    comment: (id: number, opts: { lock?: boolean } = {}) =>
+      one<CommentRef>(sql`
+        select id, story_id as "storyId", part_number as "partNumber", episode_id as "episodeId",
+          user_id as "userId", parent_id as "parentId"
+        from comments where id = ${id} ${opts.lock ? sql`for update` : sql``}`),
+
+    /** Waits for the user's other posts in flight, so two at once cannot both pass the limit. */
+    lockPoster: (userId: number) =>
+      db.execute(sql`select pg_advisory_xact_lock(${POSTING_LOCK}, ${userId})`),
+
+    /**
+     * How many comments and replies the user posted in the last minute (up to `limit`), and in
+     * how many seconds the oldest of those leaves the minute.
+     */
+    recentPosts: async (userId: number, limit: number) => {
+      const r = await one<{ n: number; wait: number | null }>(sql`
+        select count(*)::int as n,
+          ceil(extract(epoch from (min(created_at) + interval '1 minute' - now())))::int as wait
+        from (select created_at from comments
+              where user_id = ${userId} and created_at > now() - interval '1 minute'
+              order by created_at desc limit ${limit}) recent`);
+      return { count: Number(r?.n ?? 0), waitSeconds: Math.max(1, Number(r?.wait ?? 1)) };
+    },
+
+    insert: async (v: {
+      storyId: number;
+      episodeId: number | null;
+      partNumber: number;
+      userId: number;
+      parentId: number | null;
+      body: string;
+      platform: string;
+    }) =>
+      (await one<{ id: number }>(sql`
+        insert into comments (story_id, episode_id, part_number, user_id, parent_id, body, platform)
+        values (${v.storyId}, ${v.episodeId}, ${v.partNumber}, ${v.userId}, ${v.parentId},
+          ${v.body}, ${v.platform})
+        returning id`))!.id,
+
+    /** Adds to a comment's replies count; false when the comment is gone. */
+    addReplies: async (id: number, delta: number) =>
+      (
+        await rows(sql`
+          update comments set replies_count = greatest(0, replies_count + ${delta})
+          where id = ${id} returning id`)
+      ).length > 0,
+
+    /** Removes a comment; its replies, mentions and reports go with it (foreign keys cascade). */
+    remove: (id: number) => db.execute(sql`delete from comments where id = ${id}`),
+
+    /** The people of a part's conversation: its writers, newest first, and the story's author. */
+    participants: (
+      storyId: number,
+      partNumber: number,
+      authorUserId: number | null,
+      limit: number,
+    ) =>
+      rows<{ userId: number; username: string }>(sql`
+        select u.id as "userId", u.username from users u
+        where u.id in (
+          select c.user_id from comments c
+          where c.story_id = ${storyId} and c.part_number = ${partNumber}
+          group by c.user_id order by max(c.created_at) desc limit ${limit})
+          or u.id = ${authorUserId}`),
+
+    /** Who follows the user, by name, for mention suggestions. */
+    followersOf: (userId: number, limit: number) =>
+      rows<{ userId: number; username: string }>(sql`
+        select u.id as "userId", u.username from follows f join users u on u.id = f.follower_id
+        where f.followed_id = ${userId}
+        order by u.username, u.id limit ${limit}`),
+
+    /** Users whose name is this word (case and joiners aside); at most two, to see if it is one. */
+    usersNamed: (name: string) =>
+      rows<{ userId: number }>(
+        sql`select id as "userId" from users where fold_key(username) = fold_key(${name}) limit 2`,
+      ),
+
+    insertMentions: async (commentId: number, userIds: readonly number[]) => {
+      if (userIds.length === 0) return;
+      await db.execute(sql`
+        insert into comment_mentions (comment_id, user_id)
+        values ${sql.join(
+          userIds.map((u) => sql`(${commentId}, ${u})`),
+          sql`, `,
+        )}
+        on conflict do nothing`);
+    },
+
+    /** Files a report; a second one by the same reader changes nothing. True when it was new. */
+    report: async (commentId: number, userId: number, reason: string) =>
+      (
+        await rows(sql`
+          insert into comment_reports (comment_id, user_id, reason)
+          values (${commentId}, ${userId}, ${reason})
+          on conflict do nothing returning comment_id`)
+      ).length > 0,
+  };
+};
+export type CommentsRepo = ReturnType<typeof commentsRepo>;
