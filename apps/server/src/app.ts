@@ -34,6 +34,13 @@ import { renderCover } from './modules/covers/art.ts';
 import { coverRoutes } from './modules/covers/routes.ts';
 import { commentsService } from './modules/comments/service.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
+import { socialService } from './modules/social/service.ts';
+import { socialRoutes } from './modules/social/routes.ts';
+import { notificationsService } from './modules/notifications/service.ts';
+import { notificationRoutes } from './modules/notifications/routes.ts';
+import { notificationJobs } from './modules/notifications/jobs.ts';
+import { loadVapidKeys } from './modules/notifications/vapid.ts';
+import { webPushSender } from './modules/notifications/push.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 
@@ -140,6 +147,17 @@ export async function buildApp(
   });
   metaRoutes(app, { keys, storage, stories: repo, publicUrl: config.publicUrl });
   await publishingJobs(queue, publishing);
+  socialRoutes(app, socialService(database.db));
+  const notifications = notificationsService({
+    db: database.db,
+    queue,
+    push: webPushSender(await loadVapidKeys(memory ? null : config.dataDir, config.vapid), {
+      allowHttp: !config.production,
+    }),
+    allowHttpPush: !config.production,
+  });
+  notificationRoutes(app, notifications);
+  await notificationJobs(queue, notifications);
   // The demo stories go through the same publishing path as every author's.
   if (config.demoSeed)
     await seedDemo(database.db, {

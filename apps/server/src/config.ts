@@ -18,6 +18,11 @@ export interface Config {
   jobPollSeconds: number;
   smsProvider: 'simulator';
   billingProvider: 'simulator';
+  /**
+   * Web Push (VAPID). Keys null: a pair is made once and kept in DATA_DIR (in memory for tests).
+   * `subject` is the contact push services may use: an https: URL or a mailto: address.
+   */
+  vapid: { publicKey: string | null; privateKey: string | null; subject: string };
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +68,24 @@ const readChoice = <T extends string>(env: NodeJS.ProcessEnv, name: string, choi
   return raw as T;
 };
 
+/** VAPID keys come as a pair or not at all; the subject must be https: or mailto:. */
+const readVapid = (env: NodeJS.ProcessEnv, publicUrl: string): Config['vapid'] => {
+  const publicKey = env.VAPID_PUBLIC_KEY || null;
+  const privateKey = env.VAPID_PRIVATE_KEY || null;
+  if (!publicKey !== !privateKey)
+    throw new ConfigError(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY must be set together, or neither.',
+    );
+  const subject =
+    env.VAPID_SUBJECT ||
+    (publicUrl.startsWith('https://') ? publicUrl : 'mailto:webmaster@localhost');
+  if (!/^(https:\/\/|mailto:)\S+$/.test(subject))
+    throw new ConfigError(
+      `VAPID_SUBJECT must be an https: URL or a mailto: address, got '${subject}'.`,
+    );
+  return { publicKey, privateKey, subject };
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** Reads and validates the configuration; a bad value throws a ConfigError naming the variable. */
@@ -95,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     smsProvider: readChoice(env, 'SMS_PROVIDER', ['simulator']),
     billingProvider: readChoice(env, 'BILLING_PROVIDER', ['simulator']),
+    vapid: readVapid(env, publicUrl),
   };
 }

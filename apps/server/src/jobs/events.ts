@@ -32,8 +32,8 @@ export type EventType = DomainEvent['type'];
  * (notifications, SMS alerts); each job gets `{eventId, ...payload}` and must be idempotent.
  */
 export const EVENT_SUBSCRIBERS: Record<EventType, readonly string[]> = {
-  'episode.published': [],
-  'comment.posted': [],
+  'episode.published': ['notify.episode'],
+  'comment.posted': ['notify.comment'],
 };
 
 /**

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import { apiPaths } from '@kathamala/domain';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const userOf = (token: string) => Number(decodeJwt(token).sub);
+
+const follow = (token: string | null, followed_id: unknown) =>
+  t.app.inject({
+    method: 'PUT',
+    url: apiPaths.follow(),
+    headers: token ? bearer(token) : {},
+    payload: { followed_id },
+  });
+
+const get = (url: string, token?: string) =>
+  t.app.inject({ url, headers: token ? bearer(token) : {} });
+
+let seq = 0;
+async function newAuthor() {
+  const token = await t.signup('Writer');
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/author/register/',
+    headers: bearer(token),
+    payload: { name: `Follow Writer ${Date.now().toString(36)} ${++seq}` },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const o = res.json().object;
+  return { token: o.accesstoken as string, authorId: o.authorId as number, userId: userOf(token) };
+}
+
+describe('following users and authors', () => {
+  it('toggles a follow and answers the followed user’s follower count', async () => {
+    const author = await newAuthor();
+    const a = await t.signup();
+    const b = await t.signup();
+
+    let res = await follow(a, author.userId);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ code: 0, object: { following: true, followers: 1 } });
+    res = await follow(b, author.userId);
+    expect(res.json().object).toEqual({ following: true, followers: 2 });
+    res = await follow(a, author.userId);
+    expect(res.json().object).toEqual({ following: false, followers: 1 });
+    res = await follow(a, author.userId);
+    expect(res.json().object).toEqual({ following: true, followers: 2 });
+
+    // A reader who is not an author can be followed too.
+    res = await follow(a, userOf(b));
+    expect(res.json().object).toEqual({ following: true, followers: 1 });
+  });
+
+  it('refuses following yourself (400), an unknown user (404), bad ids and visitors', async () => {
+    const a = await t.signup();
+    let res = await follow(a, userOf(a));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe('You cannot follow yourself.');
+    res = await follow(a, 99_999_999);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBeGreaterThan(0);
+    res = await follow(a, 'x');
+    expect(res.statusCode).toBe(400);
+    res = await follow(a, 0);
+    expect(res.statusCode).toBe(400);
+    res = await follow(null, userOf(a));
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('lists whom the viewer follows, newest first, with author names', async () => {
+    const author = await newAuthor();
+    const reader = await t.signup('Plain');
+    const me = await t.signup();
+    await follow(me, author.userId);
+    await follow(me, userOf(reader));
+
+    const res = await get(apiPaths.following(), me);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('private, no-store');
+    const list = res.json().object.list;
+    expect(list).toHaveLength(2);
+    const names = Object.fromEntries(list.map((f: { userId: number }) => [f.userId, f])) as Record<
+      number,
+      unknown
+    >;
+    expect(names[author.userId]).toMatchObject({
+      userId: author.userId,
+      authorId: author.authorId,
+      authorName: expect.stringMatching(/^Follow Writer/),
+    });
+    expect(names[userOf(reader)]).toMatchObject({
+      userId: userOf(reader),
+      username: expect.stringMatching(/^Plain/),
+      authorId: null,
+      authorName: null,
+    });
+    expect((await get(apiPaths.following())).statusCode).toBe(401);
+  });
+
+  it('answers an author page’s follow state with or without a token', async () => {
+    const author = await newAuthor();
+    const me = await t.signup();
+    await follow(me, author.userId);
+
+    let res = await get(apiPaths.authorFollow(author.authorId));
+    expect(res.statusCode).toBe(200);
+    expect(res.json().object).toEqual({ userId: author.userId, following: false, followers: 1 });
+    res = await get(apiPaths.authorFollow(author.authorId), me);
+    expect(res.json().object).toEqual({ userId: author.userId, following: true, followers: 1 });
+    expect(res.headers['cache-control']).toBe('private, no-store');
+
+    expect((await get(apiPaths.authorFollow(99_999_999))).statusCode).toBe(404);
+
+    // An author without a user account cannot be followed.
+    const rows = (
+      (await t.database.db.execute(
+        sql`insert into authors (name) values (${`No Account ${Date.now()}`}) returning id`,
+      )) as unknown as { rows: { id: number }[] }
+    ).rows;
+    res = await get(apiPaths.authorFollow(rows[0]!.id), me);
+    expect(res.json().object).toEqual({ userId: null, following: false, followers: 0 });
+  });
+});
