@@ -32,6 +32,9 @@ import { publishingJobs } from './modules/publishing/jobs.ts';
 import { coversService } from './modules/covers/service.ts';
 import { renderCover } from './modules/covers/art.ts';
 import { coverRoutes } from './modules/covers/routes.ts';
+import { engagementService } from './modules/engagement/service.ts';
+import { engagementRoutes } from './modules/engagement/routes.ts';
+import { engagementJobs } from './modules/engagement/jobs.ts';
 import { commentsService } from './modules/comments/service.ts';
 import { commentRoutes } from './modules/comments/routes.ts';
 import { socialService } from './modules/social/service.ts';
@@ -147,6 +150,14 @@ export async function buildApp(
   });
   metaRoutes(app, { keys, storage, stories: repo, publicUrl: config.publicUrl });
   await publishingJobs(queue, publishing);
+  const engagement = engagementService({
+    db: database.db,
+    queue,
+    reissueToken: (viewer) => auth.refresh(viewer),
+    invalidate,
+  });
+  engagementRoutes(app, engagement);
+  await engagementJobs(queue, engagement);
   socialRoutes(app, socialService(database.db));
   const notifications = notificationsService({
     db: database.db,
@@ -164,6 +175,7 @@ export async function buildApp(
       ...publishing,
       storeCover: (storyId, png) => covers.store(storyId, png),
       drawCover: renderCover,
+      recomputeRatings: () => engagement.recomputeRatings(),
     });
 
   const web = await loadWebBuild(config.webDist);

@@ -102,6 +102,8 @@ export const Story = Type.Object({
   category: Type.String(),
   reads: Type.Integer(),
   rating: Type.Number(),
+  /** How many readers rated it (the rating panel shows it beside the mean). */
+  ratingCount: Type.Integer(),
 });
 export type Story = Static<typeof Story>;
 

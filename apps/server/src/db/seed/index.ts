@@ -5,7 +5,7 @@ import { toStored, type EpisodeInput, type StoryInput } from '@kathamala/domain'
 import type { Viewer } from '../../auth/viewer.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
-import { authors, billingApps, stories, subscriptions, users } from '../schema.ts';
+import { authors, billingApps, ratings, stories, subscriptions, users } from '../schema.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
@@ -29,6 +29,8 @@ export interface SeedPublisher {
   storeCover(storyId: number, png: Buffer): Promise<void>;
   /** Draws a cover for a story that has no pre-drawn one. */
   drawCover(story: { key: string; title: string; author: string }): Promise<Buffer>;
+  /** Recomputes every story's mean rating, count and score from its rating rows (engagement). */
+  recomputeRatings(): Promise<void>;
 }
 
 /** Every demo account logs in with this password (README.md says so). */
@@ -36,7 +38,41 @@ export const DEMO_PASSWORD = 'kathamala-demo';
 export const DEMO_READER = 'reader@demo.kathamala.lk';
 export const DEMO_MEMBER = 'member@demo.kathamala.lk';
 
+/**
+ * Demo readers whose ratings the demo stories show (password DEMO_PASSWORD). They are members,
+ * so their ratings of members-only stories are ones the API would have taken.
+ */
+export const DEMO_RATERS = [
+  { email: 'amaya@demo.kathamala.lk', username: 'Amaya' },
+  { email: 'chamara@demo.kathamala.lk', username: 'Chamara' },
+  { email: 'dinithi@demo.kathamala.lk', username: 'Dinithi' },
+  { email: 'harsha@demo.kathamala.lk', username: 'Harsha' },
+  { email: 'ishara@demo.kathamala.lk', username: 'Ishara' },
+  { email: 'lahiru@demo.kathamala.lk', username: 'Lahiru' },
+  { email: 'nadeesha@demo.kathamala.lk', username: 'Nadeesha' },
+  { email: 'ruwan@demo.kathamala.lk', username: 'Ruwan' },
+] as const;
+
 const DAY = 24 * 3600 * 1000;
+
+/**
+ * One vote per demo rater whose mean is exactly `target`: stars move in half steps, claps
+ * (kinds 2 and 3) in whole ones. Votes spread a step either side of the mean in pairs, so the
+ * sum stays put. Every story gets as many votes, so the Bayesian order keeps the means' order.
+ */
+export const demoVotes = (target: number, n: number, step: number, turn: number): number[] => {
+  const units = Math.round((target * n) / step);
+  const base = Math.floor(units / n);
+  const votes = Array.from({ length: n }, (_, i) => (base + (i < units - base * n ? 1 : 0)) * step);
+  for (let i = 0; i + 1 < n; i += 4) {
+    if (votes[i]! + step <= 5 && votes[i + 1]! - step >= step) {
+      votes[i] = votes[i]! + step;
+      votes[i + 1] = votes[i + 1]! - step;
+    }
+  }
+  // Rotated per story so each rater's own ratings differ from story to story.
+  return votes.map((_, i) => votes[(i + turn) % n]!);
+};
 const coversDir = path.join(import.meta.dirname, 'covers');
 
 /** The demo stories, interleaved so that lists mix Sinhala and English. */
@@ -88,11 +124,22 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
     .insert(users)
     .values({ email: DEMO_MEMBER, passwordHash, username: 'Tharushi' })
     .returning();
+  const raters = await db
+    .insert(users)
+    .values(DEMO_RATERS.map((r) => ({ email: r.email, passwordHash, username: r.username })))
+    .returning({ id: users.id });
   const apps = await db.select({ appId: billingApps.appId }).from(billingApps);
-  for (const app of apps)
-    await db
-      .insert(subscriptions)
-      .values({ userId: member!.id, appId: app.appId, mobile: '94770000001', status: 'active' });
+  await db.insert(subscriptions).values(
+    [member!, ...raters].flatMap((u, i) =>
+      apps.map((app) => ({
+        userId: u.id,
+        appId: app.appId,
+        mobile: `9477000000${i + 1}`.slice(-11),
+        status: 'active',
+      })),
+    ),
+  );
+  const votes: { userId: number; storyId: number; rating: number }[] = [];
 
   const firstSeason = new Map<string, number>();
   const now = Date.now();
@@ -139,12 +186,19 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
         { at },
       );
     }
-    // Reads and ratings make the demo look lived-in; readers' own arrive with the next issues.
+    // Reads from before views were counted here: the base that counted views add to.
     await db
       .update(stories)
-      .set({ reads: s.reads, rating: s.rating })
+      .set({ reads: s.reads, readsBase: s.reads })
       .where(eq(stories.id, storyId));
+    // The demo raters' votes, whose mean is the story's seeded rating (released stories only).
+    if (!upcoming && s.rating > 0)
+      demoVotes(s.rating, raters.length, s.kind === 0 ? 0.5 : 1, index).forEach((rating, i) =>
+        votes.push({ userId: raters[i]!.id, storyId, rating }),
+      );
     await publishing.storeCover(storyId, await coverFor(publishing, s, viewer.name));
   }
+  if (votes.length) await db.insert(ratings).values(votes);
+  await publishing.recomputeRatings();
   return true;
 }

@@ -1,20 +1,26 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PRODUCT_APP_ID, type SortBy, type StoryListItem } from '@kathamala/domain';
+import {
+  ENGAGEMENT,
+  PRODUCT_APP_ID,
+  sriLankaDay,
+  type SortBy,
+  type StoryListItem,
+} from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
 
 /** Public: at least one episode out and no release date still ahead (drafts never count). */
-const published = sql`(s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now()))`;
+export const published = sql`(s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now()))`;
 
 /** Announced: a release date ahead and an episode ready or scheduled for it. */
 const announced = sql`(s.release_at > now() and exists (
   select 1 from episodes e where e.story_id = s.id and e.status in ('published', 'scheduled')))`;
 
-const listColumns = sql`
+export const listColumns = sql`
   s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly", s.ongoing,
   s.language, s.category, s.reads, s.rating, a.id as "authorId", a.name as "authorName",
   s.number_of_parts as "numberOfparts"`;
 
-interface ListRow {
+export interface ListRow {
   storyId: number;
   title: string;
   description: string;
@@ -31,7 +37,7 @@ interface ListRow {
   total?: number;
 }
 
-const toItem = (r: ListRow): StoryListItem => ({
+export const toItem = (r: ListRow): StoryListItem => ({
   storyId: r.storyId,
   title: r.title,
   description: r.description,
@@ -47,7 +53,8 @@ const toItem = (r: ListRow): StoryListItem => ({
 });
 
 const ORDER: Record<SortBy, SQL> = {
-  rate: sql`s.rating desc, s.reads desc, s.id desc`,
+  // The Bayesian average (engagement module): one 5-star vote cannot top many 4.5s.
+  rate: sql`s.rating_score desc, s.reads desc, s.id desc`,
   new: sql`coalesce(s.release_at, s.created_at) desc, s.id desc`,
   reads: sql`s.reads desc, s.id desc`,
 };
@@ -57,6 +64,8 @@ const episodeWords = sql`regexp_replace(regexp_replace(e.content, '<[^>]*>', ' '
 
 /** How close a mistyped title or author name must be to match: 'lantren' finds 'Lantern' (0.5). */
 const TYPO_SIMILARITY = 0.45;
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left. */
 export const toPrefixQuery = (key: string): string | null => {
@@ -104,13 +113,21 @@ export const storiesRepo = (db: Db) => {
       page(sql`s.author_id = ${authorId}`, ORDER.new, limit, 0),
 
     /** Reads weighted by age, so a story that is read a lot now beats an old favourite. */
-    trending: (limit: number) =>
-      page(
+    /**
+     * Views in the last ENGAGEMENT.trendingDays Sri Lanka days (story_view_days, kept by the views
+     * roll-up); stories without any follow by reads weighted by age, as before views were counted.
+     */
+    trending: (limit: number) => {
+      const since = sriLankaDay(Date.now() - (ENGAGEMENT.trendingDays - 1) * DAY_MS);
+      return page(
         sql`true`,
-        sql`s.reads / power(extract(epoch from (now() - s.updated_at)) / 86400 + 2, 1.5) desc, s.id desc`,
+        sql`coalesce((select sum(d.views) from story_view_days d
+              where d.story_id = s.id and d.day >= ${since}::date), 0) desc,
+          s.reads / power(extract(epoch from (now() - s.updated_at)) / 86400 + 2, 1.5) desc, s.id desc`,
         limit,
         0,
-      ),
+      );
+    },
 
     upcoming: (limit: number) =>
       rows<{
@@ -150,10 +167,16 @@ export const storiesRepo = (db: Db) => {
     story: async (storyId: number) =>
       (
         await rows<
-          ListRow & { seriesId: number | null; released: boolean; appId: string; keyword: string }
+          ListRow & {
+            seriesId: number | null;
+            released: boolean;
+            appId: string;
+            keyword: string;
+            ratingCount: number;
+          }
         >(sql`
         select ${listColumns}, s.series_id as "seriesId", ${published} as released,
-          b.app_id as "appId", b.keyword
+          b.app_id as "appId", b.keyword, s.rating_count as "ratingCount"
         from stories s join authors a on a.id = s.author_id
           join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
         where s.id = ${storyId} and (${published} or ${announced})`)
@@ -195,6 +218,25 @@ export const storiesRepo = (db: Db) => {
           sql`select 1 from subscriptions where user_id = ${userId} and app_id = ${appId} and status = 'active' limit 1`,
         )
       ).length > 0,
+
+    /** What the details answer says about this viewer, in one round trip. */
+    viewerState: async (userId: number, storyId: number, appId: string) => {
+      const [r] = await rows<{
+        subscribed: boolean;
+        userRating: number | null;
+        bookmarked: boolean;
+      }>(sql`
+        select
+          exists (select 1 from subscriptions where user_id = ${userId} and app_id = ${appId}
+            and status = 'active') as subscribed,
+          (select rating from ratings where user_id = ${userId} and story_id = ${storyId}) as "userRating",
+          exists (select 1 from bookmarks where user_id = ${userId} and story_id = ${storyId}) as bookmarked`);
+      return {
+        subscribed: Boolean(r?.subscribed),
+        userRating: r?.userRating == null ? null : Number(r.userRating),
+        bookmarked: Boolean(r?.bookmarked),
+      };
+    },
 
     /** Rebuilds the full-text document of one story, or of all when no id is given. */
     refreshSearchDoc: (storyId?: number) =>

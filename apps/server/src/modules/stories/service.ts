@@ -42,7 +42,11 @@ export function storiesService(repo: StoriesRepo) {
       throw notFound(
         `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
       );
-    const subscribed = viewer ? await repo.isSubscribed(viewer.userId, story.appId) : false;
+    // One round trip for what is the viewer's own: subscription, rating and bookmark.
+    const mine = viewer
+      ? await repo.viewerState(viewer.userId, storyId, story.appId)
+      : { subscribed: false, userRating: null, bookmarked: false };
+    const subscribed = mine.subscribed;
     let content: string | undefined;
     if (wantText && part) {
       if (!mayReadEpisode(viewer, subscribed, story, part))
@@ -65,6 +69,7 @@ export function storiesService(repo: StoriesRepo) {
         category: story.category,
         reads: Number(story.reads),
         rating: Number(story.rating),
+        ratingCount: Number(story.ratingCount),
       },
       series: story.seriesId ? [story.seriesId, ...(await repo.seasons(story.seriesId))] : [],
       part: part
@@ -79,8 +84,8 @@ export function storiesService(repo: StoriesRepo) {
       audioBooks: [],
       numberOfparts: story.numberOfparts,
       subscribed,
-      userRating: null,
-      bookmarked: false,
+      userRating: mine.userRating,
+      bookmarked: mine.bookmarked,
       alertEnabled: false,
     };
   };

@@ -1,0 +1,388 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { decodeJwt } from 'jose';
+import {
+  apiPaths,
+  ResultCode,
+  sriLankaDay,
+  type StoryDetails,
+  type StoryListItem,
+} from '@kathamala/domain';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { DEMO_MEMBER, DEMO_PASSWORD, DEMO_RATERS, demoStories } from '../../db/seed/index.ts';
+import { storiesRepo } from '../stories/repo.ts';
+import { engagementService, parseRating } from './service.ts';
+
+let t: TestApp;
+let all: StoryListItem[];
+let reader: string;
+
+const get = (url: string, token?: string) =>
+  t.app.inject({ url, headers: token ? bearer(token) : {} });
+const post = (url: string, payload: object, token?: string) =>
+  t.app.inject({ method: 'POST', url, payload, headers: token ? bearer(token) : {} });
+const rate = (storyId: number, rating: string, token: string) =>
+  post(apiPaths.rate(storyId), { rating }, token);
+const rows = async <T>(query: ReturnType<typeof sql>) =>
+  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const userId = (token: string) => Number(decodeJwt(token).sub);
+
+/** Every public story, following the pages of a list. */
+const listAll = async (sortBy: 'rate' | 'new' | 'reads' = 'rate') => {
+  const out: StoryListItem[] = [];
+  for (let page = 1; ; page++) {
+    const body = (await get(apiPaths.listV2({ page, sortBy }))).json().object;
+    out.push(...body.stories);
+    if (out.length >= body.total || !body.stories.length) return out;
+  }
+};
+const details = async (storyId: number, token?: string): Promise<StoryDetails> =>
+  (await get(apiPaths.preview(storyId), token)).json().object;
+const story = (pred: (s: StoryListItem) => boolean) => {
+  const found = all.find(pred);
+  if (!found) throw new Error('no demo story matches');
+  return found;
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  all = await listAll();
+  reader = await t.signup('Rater');
+});
+afterAll(() => t.close());
+
+describe('the seed', () => {
+  it('gives the demo stories real rating rows whose mean is the seeded rating', async () => {
+    const released = demoStories().filter((s) => !(s.releaseInDays && s.releaseInDays > 0));
+    for (const s of released) {
+      const listed = story((x) => x.title === s.title.normalize('NFC'));
+      expect(listed.rating).toBe(s.rating);
+      expect(listed.reads).toBe(s.reads);
+      const d = await details(listed.storyId);
+      expect(d.story.ratingCount).toBe(DEMO_RATERS.length);
+      const [agg] = await rows<{ n: number; mean: number }>(
+        sql`select count(*)::int as n, avg(rating)::float8 as mean from ratings where story_id = ${listed.storyId}`,
+      );
+      expect(agg).toEqual({ n: DEMO_RATERS.length, mean: s.rating });
+      if (listed.kind !== 0) {
+        // Claps are whole numbers.
+        const votes = await rows<{ rating: number }>(
+          sql`select rating from ratings where story_id = ${listed.storyId}`,
+        );
+        expect(votes.every((v) => Number.isInteger(Number(v.rating)))).toBe(true);
+      }
+    }
+    const [base] = await rows<{ n: number }>(
+      sql`select count(*)::int as n from stories where reads_base <> reads`,
+    );
+    expect(base!.n).toBe(0);
+    // The demo raters log in like every demo account.
+    await t.login(DEMO_RATERS[0].email, DEMO_PASSWORD);
+  });
+});
+
+describe('ratings and claps', () => {
+  it('parses 0 to 5 in half steps and nothing else', () => {
+    for (const ok of ['0', '0.5', '4', '4.5', '5', '5.0', ' 3 '])
+      expect(parseRating(ok)).toBe(Number(ok.trim()));
+    for (const bad of ['5.5', '-1', 'x', '', '4.3', '1e1', '6', 'NaN', '4,5'])
+      expect(() => parseRating(bad)).toThrow();
+  });
+
+  it('refuses 5.5, -1, x, an empty string and 4.3 with a 400 naming the rule, storing nothing', async () => {
+    const free = story((s) => !s.membersOnly && s.kind === 0);
+    const cases: [string, RegExp][] = [
+      ['5.5', /5 or less/],
+      ['-1', /from 0 to 5/],
+      ['x', /from 0 to 5/],
+      ['', /from 0 to 5/],
+      ['4.3', /half steps/],
+    ];
+    for (const [rating, rule] of cases) {
+      const res = await rate(free.storyId, rating, reader);
+      expect(res.statusCode, rating).toBe(400);
+      expect(res.json()).toMatchObject({ code: ResultCode.invalidInput });
+      expect(res.json().message).toMatch(rule);
+    }
+    const missing = await post(apiPaths.rate(free.storyId), {}, reader);
+    expect(missing.statusCode).toBe(400);
+    const [n] = await rows<{ n: number }>(
+      sql`select count(*)::int as n from ratings where user_id = ${userId(reader)}`,
+    );
+    expect(n!.n).toBe(0);
+    expect((await details(free.storyId, reader)).userRating).toBeNull();
+  });
+
+  it('stores a burst of 5 claps as one rating and answers a fresh token and the new mean', async () => {
+    const clapped = story((s) => !s.membersOnly && s.kind === 0);
+    const before = await details(clapped.storyId);
+    const res = await rate(clapped.storyId, '5', reader);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json().object;
+    expect(typeof body.accesstoken).toBe('string');
+    expect(decodeJwt(body.accesstoken).sub).toBe(String(userId(reader)));
+    expect(body.userRating).toBe(5);
+    expect(body.ratingCount).toBe(before.story.ratingCount + 1);
+    const expected = (before.story.rating * before.story.ratingCount + 5) / body.ratingCount;
+    expect(body.rating).toBeCloseTo(expected, 2);
+    const stored = await rows<{ rating: number }>(
+      sql`select rating from ratings where user_id = ${userId(reader)} and story_id = ${clapped.storyId}`,
+    );
+    expect(stored).toHaveLength(1);
+    expect(Number(stored[0]!.rating)).toBe(5);
+    // The token still works, and the details show the reader's rating and the new count.
+    const mine = await details(clapped.storyId, body.accesstoken);
+    expect(mine.userRating).toBe(5);
+    expect(mine.story.ratingCount).toBe(body.ratingCount);
+    // A visitor's preview carries no one's rating.
+    expect((await details(clapped.storyId)).userRating).toBeNull();
+  });
+
+  it('replaces the reader’s earlier rating: the count stays, the mean moves', async () => {
+    const s = story((x) => !x.membersOnly && x.kind === 0);
+    const first = (await rate(s.storyId, '5', reader)).json().object;
+    const second = (await rate(s.storyId, '1.5', reader)).json().object;
+    expect(second.ratingCount).toBe(first.ratingCount);
+    expect(second.rating).toBeLessThan(first.rating);
+    expect(second.userRating).toBe(1.5);
+    const part = (await get(apiPaths.part(s.storyId, 1), reader)).json().object as StoryDetails;
+    expect(part.userRating).toBe(1.5);
+    expect(part.story.ratingCount).toBe(second.ratingCount);
+    expect(part.story.rating).toBe(second.rating);
+  });
+
+  it('needs a subscription for a members-only story, a login, and a released story', async () => {
+    const locked = story((s) => s.membersOnly);
+    const refused = await rate(locked.storyId, '4', reader);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe(ResultCode.subscriptionRequired);
+    const member = await t.login(DEMO_MEMBER, DEMO_PASSWORD);
+    expect((await rate(locked.storyId, '4', member)).statusCode).toBe(200);
+
+    const visitor = await post(apiPaths.rate(locked.storyId), { rating: '4' });
+    expect(visitor.statusCode).toBe(401);
+    expect((await rate(2_000_000, '4', reader)).statusCode).toBe(404);
+    const upcoming = (await get(apiPaths.upcoming())).json().object.upcomingStories;
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect((await rate(upcoming[0].storyId, '4', reader)).statusCode).toBe(404);
+  });
+});
+
+/** A new author with two fresh stories of one episode each. */
+async function twoNewStories() {
+  const token = await t.signup('Writer');
+  const reg = await post('/api/v1/author/register/', { name: `Bayes ${Date.now()}` }, token);
+  expect(reg.statusCode, reg.body).toBe(200);
+  const author = reg.json().object.accesstoken as string;
+  const ids: number[] = [];
+  for (const title of ['One Loud Fan', 'Quietly Loved']) {
+    const res = await post(
+      '/api/v1/author/publish/story/webapp',
+      {
+        story: {
+          title,
+          description: 'A test story.',
+          language: 'english',
+          kind: 0,
+          category: 'mystery',
+          membersOnly: false,
+          ongoing: true,
+        },
+      },
+      author,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const storyId = res.json().object.storyId as number;
+    const ep = await post(
+      '/api/v1/author/publish/episode/webapp',
+      { episode: { storyId, title: 'Part', content: '<p>Words.</p>', status: 'published' } },
+      author,
+    );
+    expect(ep.statusCode, ep.body).toBe(200);
+    ids.push(storyId);
+  }
+  return ids as [number, number];
+}
+
+describe('sortBy=rate', () => {
+  it('puts many 4.5 votes above a single 5-star vote (Bayesian average)', async () => {
+    const [loudFan, quietlyLoved] = await twoNewStories();
+    expect((await rate(loudFan, '5', reader)).statusCode).toBe(200);
+    for (let i = 0; i < 8; i++) {
+      const token = await t.signup('Voter');
+      expect((await rate(quietlyLoved, '4.5', token)).statusCode).toBe(200);
+    }
+    const ranked = await listAll('rate');
+    const at = (id: number) => ranked.findIndex((s) => s.storyId === id);
+    expect(at(loudFan)).toBeGreaterThan(-1);
+    expect(at(quietlyLoved)).toBeLessThan(at(loudFan));
+    // The displayed rating is still the plain mean.
+    expect(ranked[at(loudFan)]!.rating).toBe(5);
+    expect(ranked[at(quietlyLoved)]!.rating).toBe(4.5);
+    // Scores only go down the list.
+    const scores = await rows<{ id: number; score: number }>(
+      sql`select id, rating_score::float8 as score from stories`,
+    );
+    const score = new Map(scores.map((r) => [Number(r.id), Number(r.score)]));
+    const ordered = ranked.map((s) => score.get(s.storyId)!);
+    expect(ordered).toEqual([...ordered].sort((a, b) => b - a));
+  });
+});
+
+describe('bookmarks', () => {
+  it('ends bookmarked after 1, 1, 0, 1 and lists the story once, newest first', async () => {
+    const me = await t.signup('Keeper');
+    const [a, b] = all.filter((s) => !s.membersOnly);
+    const states: boolean[] = [];
+    for (const state of [1, 1, 0, 1] as const) {
+      const res = await get(apiPaths.bookmark(a!.storyId, state), me);
+      expect(res.statusCode, res.body).toBe(200);
+      states.push(res.json().object.bookmarked);
+    }
+    expect(states).toEqual([true, true, false, true]);
+    expect((await get(apiPaths.bookmark(b!.storyId, 1), me)).json().object.bookmarked).toBe(true);
+    const list = (await get(apiPaths.bookmarks(), me)).json().object.list;
+    expect(list.map((i: { story: StoryListItem }) => i.story.storyId)).toEqual([
+      b!.storyId,
+      a!.storyId,
+    ]);
+    expect(list[0]).toMatchObject({ progress: null, story: { title: b!.title } });
+    expect((await details(a!.storyId, me)).bookmarked).toBe(true);
+    expect((await details(a!.storyId)).bookmarked).toBe(false);
+
+    // Another reader sees none of them.
+    const other = await t.signup('Other');
+    expect((await get(apiPaths.bookmarks(), other)).json().object.list).toEqual([]);
+    expect((await details(a!.storyId, other)).bookmarked).toBe(false);
+  });
+
+  it('refuses visitors, unknown stories and states other than 0 and 1', async () => {
+    const me = await t.signup('Keeper');
+    expect((await get(apiPaths.bookmarks())).statusCode).toBe(401);
+    expect((await get(apiPaths.bookmark(all[0]!.storyId, 1))).statusCode).toBe(401);
+    expect((await get(apiPaths.bookmark(2_000_000, 1), me)).statusCode).toBe(404);
+    // Removing is idempotent, even for a story that is not there.
+    expect((await get(apiPaths.bookmark(2_000_000, 0), me)).json().object.bookmarked).toBe(false);
+    expect((await get(`/api/v1/story/bookmark/${all[0]!.storyId}/2`, me)).statusCode).toBe(400);
+    // 'list' is not taken for a story id, and a story id is not taken for 'list'.
+    expect((await get('/api/v1/story/bookmark/list/1', me)).statusCode).toBe(400);
+    expect((await get('/api/v1/story/bookmark/list/', me)).statusCode).toBe(200);
+  });
+});
+
+describe('reading progress', () => {
+  it('is saved and listed most recent first, with a finished story left out', async () => {
+    const me = await t.signup('Progress');
+    const save = (storyId: number, partNumber: number, position: number, token = me) =>
+      post(apiPaths.progress(), { storyId, partNumber, position }, token);
+    const multi = all.filter((s) => !s.membersOnly && s.numberOfparts >= 2);
+    const [x, y, z] = multi;
+    expect(z).toBeDefined();
+    expect((await save(x!.storyId, 1, 0.3)).json()).toEqual({ code: 0, object: { saved: true } });
+    expect((await save(y!.storyId, 2, 0.5)).statusCode).toBe(200);
+    const list = async () =>
+      (await get(apiPaths.continueReading(), me)).json().object.list as {
+        story: StoryListItem;
+        progress: { partNumber: number; position: number; updatedAt: string };
+      }[];
+    expect((await list()).map((i) => i.story.storyId)).toEqual([y!.storyId, x!.storyId]);
+    expect((await list())[0]!.progress).toMatchObject({ partNumber: 2, position: 0.5 });
+    // Moving on in x brings it to the top; one row per story.
+    expect((await save(x!.storyId, 2, 0.1)).statusCode).toBe(200);
+    const now = await list();
+    expect(now.map((i) => i.story.storyId)).toEqual([x!.storyId, y!.storyId]);
+    expect(now[0]!.progress.partNumber).toBe(2);
+    // Read to the end of the last part: finished, left out.
+    expect((await save(z!.storyId, z!.numberOfparts, 0.95)).statusCode).toBe(200);
+    expect((await list()).map((i) => i.story.storyId)).not.toContain(z!.storyId);
+    // A bookmark shows where the reader is.
+    await get(apiPaths.bookmark(x!.storyId, 1), me);
+    const marks = (await get(apiPaths.bookmarks(), me)).json().object.list;
+    expect(marks[0].progress).toMatchObject({ partNumber: 2, position: 0.1 });
+    // A part that does not exist, a position out of range, a visitor.
+    expect((await save(x!.storyId, x!.numberOfparts + 5, 0.2)).statusCode).toBe(404);
+    expect((await save(2_000_000, 1, 0.2)).statusCode).toBe(404);
+    expect((await save(x!.storyId, 1, 1.5)).statusCode).toBe(400);
+    expect(
+      (await post(apiPaths.progress(), { storyId: x!.storyId, partNumber: 1, position: 0 }))
+        .statusCode,
+    ).toBe(401);
+    // Nobody else's list shows it.
+    const other = await t.signup('Other');
+    expect((await get(apiPaths.continueReading(), other)).json().object.list).toEqual([]);
+  });
+});
+
+describe('views', () => {
+  const view = (storyId: number, partNumber: number, token?: string) =>
+    post(apiPaths.view(storyId), { medium: 'WEB', partNumber }, token);
+
+  it('counts a view once per reader, part and day; the roll-up updates reads and trending', async () => {
+    // Read from the repo, not the API: the first API read of trending comes after the roll-up.
+    const trendingBefore = (await storiesRepo(t.database.db).trending(8)).items;
+    // A free story that is not trending first yet.
+    const target = all.find(
+      (s) => !s.membersOnly && s.storyId !== trendingBefore[0]?.storyId && s.numberOfparts >= 2,
+    )!;
+    const me = await t.signup('Viewer');
+    const first = await view(target.storyId, 1, me);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json().object).toEqual({ counted: true });
+    expect((await view(target.storyId, 1, me)).json().object).toEqual({ counted: false });
+    // Another part and another reader count.
+    expect((await view(target.storyId, 2, me)).json().object.counted).toBe(true);
+    const other = await t.signup('Viewer');
+    expect((await view(target.storyId, 1, other)).json().object.counted).toBe(true);
+
+    const stored = await rows<{ day: string }>(
+      sql`select to_char(day, 'YYYY-MM-DD') as day from story_views where story_id = ${target.storyId}`,
+    );
+    expect(stored).toHaveLength(3);
+    expect(stored.every((r) => r.day === sriLankaDay(new Date()))).toBe(true);
+    // The request never touched the story row.
+    const readsOf = async () =>
+      Number(
+        (
+          await rows<{ reads: number }>(sql`select reads from stories where id = ${target.storyId}`)
+        )[0]!.reads,
+      );
+    expect(await readsOf()).toBe(target.reads);
+
+    const engagement = engagementService({
+      db: t.database.db,
+      queue: t.queue,
+      reissueToken: async () => '',
+      invalidate: () => {},
+    });
+    const rolled = await engagement.rollup();
+    expect(rolled.changed).toBeGreaterThan(0);
+    expect(await readsOf()).toBe(target.reads + 3);
+    const days = await rows<{ views: number }>(
+      sql`select views from story_view_days where story_id = ${target.storyId}`,
+    );
+    expect(days.map((d) => Number(d.views))).toEqual([3]);
+    // Twice is the same as once.
+    expect((await engagement.rollup()).changed).toBe(0);
+    expect((await engagement.rollup({ full: true })).changed).toBe(0);
+    expect(await readsOf()).toBe(target.reads + 3);
+
+    const trending = (await get(apiPaths.trending())).json().object.trending;
+    expect(trending[0].storyId).toBe(target.storyId);
+    expect(trending[0].reads).toBe(target.reads + 3);
+  });
+
+  it('needs a token, a published part, and a subscription for a members-only part', async () => {
+    const free = all.find((s) => !s.membersOnly)!;
+    expect((await view(free.storyId, 1)).statusCode).toBe(401);
+    expect((await view(free.storyId, free.numberOfparts + 1, reader)).statusCode).toBe(404);
+    expect((await view(2_000_000, 1, reader)).statusCode).toBe(404);
+    const locked = all.find((s) => s.membersOnly)!;
+    const refused = await view(locked.storyId, 1, reader);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe(ResultCode.subscriptionRequired);
+    const member = await t.login(DEMO_MEMBER, DEMO_PASSWORD);
+    expect((await view(locked.storyId, 1, member)).json().object.counted).toBe(true);
+    const bad = await post(apiPaths.view(free.storyId), { medium: 'APP', partNumber: 1 }, reader);
+    expect(bad.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,12 @@
+import type { JobQueue } from '../../jobs/queue.ts';
+import { ROLLUP_JOB, type EngagementService } from './service.ts';
+
+/** Workers of the engagement module: counted views become reads and trending, off the request. */
+export async function engagementJobs(queue: JobQueue, engagement: EngagementService) {
+  await queue.work<{ full?: boolean }>(ROLLUP_JOB, async (job) => {
+    // Idempotent: the roll-up recomputes from story_views, so a rerun changes nothing.
+    await engagement.rollup({ full: job.data.full === true });
+  });
+  // Once at start-up, every day: makes good a roll-up lost while the server was down.
+  await queue.send(ROLLUP_JOB, { full: true }, { retryLimit: 2 });
+}

@@ -1,0 +1,192 @@
+import {
+  MAX_RATING,
+  ResultCode,
+  sriLankaDay,
+  type BookmarkItem,
+  type ContinueItem,
+  type RateAnswer,
+} from '@kathamala/domain';
+import type { Db } from '../../db/client.ts';
+import type { Viewer } from '../../auth/viewer.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import type { JobQueue, SendOptions } from '../../jobs/queue.ts';
+import { engagementRepo } from './repo.ts';
+
+/** The job that rolls counted views up into per-day views, reads and rating scores. */
+export const ROLLUP_JOB = 'engagement.rollup';
+
+/** At most one roll-up job per this many seconds (pg-boss singleton slot). */
+const ROLLUP_SLOT_SECONDS = 60;
+/** A roll-up job starts this long after it is sent: after the slot it was sent in has ended. */
+const ROLLUP_DELAY_MS = (ROLLUP_SLOT_SECONDS + 1) * 1000;
+/** After sending a job, views this soon after are covered by it: no need to send again. */
+const ROLLUP_COVERED_MS = 30_000;
+
+const BOOKMARKS_LISTED = 200;
+const CONTINUE_LISTED = 12;
+/** A reader this far down the last published part has finished what is out. */
+const FINISHED_POSITION = 0.9;
+const DAY_MS = 24 * 3600 * 1000;
+
+const NO_STORY = 'We could not find that story. It may have been removed.';
+const RATING_RULE = "'rating' must be a number from 0 to 5 in half steps, such as '4' or '4.5'.";
+
+/**
+ * A rating as sent (SPEC.md 3: a string): 0 to 5 in half steps. Claps send their count (1 to 5)
+ * the same way. Anything else is a 400 naming the rule it breaks.
+ */
+export const parseRating = (raw: string): number => {
+  const text = raw.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) throw invalid(RATING_RULE);
+  const rating = Number(text);
+  if (rating > MAX_RATING)
+    throw invalid("'rating' must be 5 or less: ratings and claps stop at 5.");
+  if (!Number.isInteger(rating * 2))
+    throw invalid("'rating' must be in half steps, such as '4' or '4.5'.");
+  return rating;
+};
+
+export interface EngagementDeps {
+  db: Db;
+  queue: JobQueue;
+  /** A fresh token for the viewer's session (the rating answer carries one: SPEC.md 3). */
+  reissueToken(viewer: Viewer): Promise<string>;
+  /** Drops cached public answers and pages after a change readers can see. */
+  invalidate(): void;
+}
+
+const subscriptionRequired = (what: string) =>
+  new AppError(
+    403,
+    ResultCode.subscriptionRequired,
+    `This story is for members. Subscribe to ${what}.`,
+  );
+
+/** Ratings and claps, bookmarks, reading progress and views. */
+export function engagementService(deps: EngagementDeps) {
+  const { db, queue } = deps;
+  const repo = engagementRepo(db);
+
+  // Until then, a roll-up job this process sent will still see new views: none is sent.
+  let rollupCoveredUntil = 0;
+
+  /**
+   * Asks for a roll-up soon. pg-boss keeps one job per key and 60-second slot (its unique index
+   * on singleton_on), and the job starts after the slot ends, so every view of that slot is
+   * seen by it. Best effort: a lost request is made good by the next view and by the full
+   * roll-up at start-up.
+   */
+  const scheduleRollup = async () => {
+    const now = Date.now();
+    if (now < rollupCoveredUntil) return;
+    try {
+      const id = await queue.send(ROLLUP_JOB, {}, {
+        singletonKey: ROLLUP_JOB,
+        // Not in SendOptions' type, passed through to pg-boss: the slot it deduplicates on.
+        singletonSeconds: ROLLUP_SLOT_SECONDS,
+        startAfter: new Date(now + ROLLUP_DELAY_MS),
+        retryLimit: 2,
+      } as SendOptions);
+      if (id) rollupCoveredUntil = now + ROLLUP_COVERED_MS;
+    } catch (err) {
+      console.error(`Could not schedule the views roll-up: ${(err as Error).message}`);
+    }
+  };
+
+  return {
+    scheduleRollup,
+
+    /** Rates a story (one rating per reader; a new one replaces it) and answers its new mean. */
+    async rate(viewer: Viewer, storyId: number, raw: string): Promise<RateAnswer> {
+      const rating = parseRating(raw);
+      const story = await repo.publicStory(storyId, viewer.userId);
+      if (!story) throw notFound(NO_STORY);
+      if (story.membersOnly && !story.subscribed) throw subscriptionRequired('rate it');
+      const result = await db.transaction(async (tx) =>
+        engagementRepo(tx as unknown as Db).rate(viewer.userId, storyId, rating),
+      );
+      // Lists and previews show the mean; other stories' scores follow the site mean in the roll-up.
+      deps.invalidate();
+      await scheduleRollup();
+      return {
+        accesstoken: await deps.reissueToken(viewer),
+        rating: result.rating,
+        ratingCount: result.ratingCount,
+        userRating: rating,
+      };
+    },
+
+    /** Adds (state 1) or removes (state 0) a bookmark; both are idempotent. */
+    async bookmark(viewer: Viewer, storyId: number, state: 0 | 1) {
+      if (state === 0) {
+        await repo.removeBookmark(viewer.userId, storyId);
+        return { bookmarked: false };
+      }
+      if (!(await repo.addBookmark(viewer.userId, storyId))) throw notFound(NO_STORY);
+      return { bookmarked: true };
+    },
+
+    /** The reader's bookmarks, newest first, with where they are in each. */
+    bookmarks: async (viewer: Viewer): Promise<{ list: BookmarkItem[] }> => ({
+      list: await repo.bookmarks(viewer.userId, BOOKMARKS_LISTED),
+    }),
+
+    /** Saves where the reader is in a story (one statement). */
+    async saveProgress(
+      viewer: Viewer,
+      body: { storyId: number; partNumber: number; position: number },
+    ) {
+      const saved = await repo.saveProgress(
+        viewer.userId,
+        body.storyId,
+        body.partNumber,
+        body.position,
+      );
+      if (!saved) throw notFound(`We could not find part ${body.partNumber} of that story.`);
+      return { saved: true };
+    },
+
+    /** Continue reading: open stories, most recent first, those read to the end left out. */
+    continueReading: async (viewer: Viewer): Promise<{ list: ContinueItem[] }> => ({
+      list: await repo.continueReading(viewer.userId, CONTINUE_LISTED, FINISHED_POSITION),
+    }),
+
+    /**
+     * Counts a view of a part at most once per reader, part and Sri Lanka day: one insert that
+     * does nothing on a repeat. The story row is left alone; the roll-up job updates reads.
+     */
+    async view(viewer: Viewer, storyId: number, partNumber: number, medium: string) {
+      const part = await repo.publicPart(storyId, partNumber, viewer.userId);
+      if (!part) throw notFound(`We could not find part ${partNumber} of that story.`);
+      if (part.locked && !part.subscribed) throw subscriptionRequired('read it');
+      const counted = await repo.recordView(
+        storyId,
+        viewer.userId,
+        partNumber,
+        sriLankaDay(new Date()),
+        medium,
+      );
+      if (counted) await scheduleRollup();
+      return { counted };
+    },
+
+    /**
+     * Rolls counted views up into story_view_days and stories.reads, and brings rating scores
+     * up to date with the site mean. Recomputes rather than adds, so running it twice is safe.
+     * Normally only yesterday and today (Sri Lanka) can have new views; `full` redoes every day.
+     */
+    async rollup(opts: { full?: boolean } = {}) {
+      const since = opts.full ? null : sriLankaDay(Date.now() - DAY_MS);
+      const changed = (await repo.rollupViews(since)) + (await repo.refreshScores());
+      if (changed) deps.invalidate();
+      return { changed };
+    },
+
+    /** After the seed writes rating rows directly: every story's mean, count and score. */
+    async recomputeRatings() {
+      await repo.recomputeAllRatings();
+      await repo.refreshScores();
+    },
+  };
+}
+export type EngagementService = ReturnType<typeof engagementService>;
