@@ -11,7 +11,7 @@ import {
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD, DEMO_RATERS, demoStories } from '../../db/seed/index.ts';
 import { storiesRepo } from '../stories/repo.ts';
-import { engagementService, parseRating } from './service.ts';
+import { engagementService, parseRating, ROLLUP_JOB } from './service.ts';
 
 let t: TestApp;
 let all: StoryListItem[];
@@ -204,6 +204,24 @@ async function twoNewStories() {
   return ids as [number, number];
 }
 
+describe('readers rating at once', () => {
+  it('counts every one of them (the story row is locked while its mean is recomputed)', async () => {
+    const s = story((x) => !x.membersOnly && x.kind !== 0);
+    const before = (await details(s.storyId)).story.ratingCount;
+    const tokens = await Promise.all([1, 2, 3, 4, 5].map(() => t.signup('Crowd')));
+    const answers = await Promise.all(
+      tokens.map((token, i) => rate(s.storyId, String(i + 1), token)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    const after = await details(s.storyId);
+    expect(after.story.ratingCount).toBe(before + 5);
+    const [agg] = await rows<{ n: number; mean: number }>(
+      sql`select count(*)::int as n, round(avg(rating)::numeric, 2)::float8 as mean from ratings where story_id = ${s.storyId}`,
+    );
+    expect(agg).toEqual({ n: after.story.ratingCount, mean: after.story.rating });
+  });
+});
+
 describe('sortBy=rate', () => {
   it('puts many 4.5 votes above a single 5-star vote (Bayesian average)', async () => {
     const [loudFan, quietlyLoved] = await twoNewStories();
@@ -369,6 +387,42 @@ describe('views', () => {
     const trending = (await get(apiPaths.trending())).json().object.trending;
     expect(trending[0].storyId).toBe(target.storyId);
     expect(trending[0].reads).toBe(target.reads + 3);
+  });
+
+  it('asks for at most one roll-up job a minute, and the worker runs them', async () => {
+    const singletons = async () =>
+      (
+        await rows<{ n: number }>(
+          sql`select count(*)::int as n from pgboss.job where name = ${ROLLUP_JOB} and singleton_on is not null`,
+        )
+      )[0]!.n;
+    const before = await singletons();
+    // Fresh services (no memory of a job sent) all land in the same 60-second slot.
+    const fresh = () =>
+      engagementService({
+        db: t.database.db,
+        queue: t.queue,
+        reissueToken: async () => '',
+        invalidate: () => {},
+      });
+    await fresh().scheduleRollup();
+    const one = await singletons();
+    expect(one - before).toBeLessThanOrEqual(1);
+    await fresh().scheduleRollup();
+    await fresh().scheduleRollup();
+    // Two at most: the clock may have crossed into the next slot between the calls.
+    expect((await singletons()) - before).toBeLessThanOrEqual(2);
+    expect(one).toBeGreaterThan(0);
+    // The full roll-up sent at start-up has been run by the worker.
+    let state = '';
+    for (let i = 0; i < 40 && state !== 'completed'; i++) {
+      const found = await rows<{ state: string }>(
+        sql`select state from pgboss.job where name = ${ROLLUP_JOB} and data->>'full' = 'true'`,
+      );
+      state = found[0]?.state ?? '';
+      if (state !== 'completed') await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(state).toBe('completed');
   });
 
   it('needs a token, a published part, and a subscription for a members-only part', async () => {
