@@ -8,10 +8,17 @@ import { useServerStatus } from '../config.tsx';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonBlock, SkeletonLines } from '../components/Skeleton.tsx';
 import { useSession } from '../features/auth/useSession.ts';
+import { BookmarkButton } from '../features/bookmarks/BookmarkButton.tsx';
+import { ComfortButton } from '../features/comfort/ComfortButton.tsx';
+import comfortStyles from '../features/comfort/comfort.module.css';
+import { LazyComments } from '../features/comments/LazyComments.tsx';
+import { RatingPanel } from '../features/rating/RatingPanel.tsx';
 import { EpisodePager } from '../features/reader/EpisodePager.tsx';
 import { EpisodeText } from '../features/reader/EpisodeText.tsx';
 import { SeriesLinks } from '../features/reader/SeriesLinks.tsx';
 import { SubscriptionWall } from '../features/reader/SubscriptionWall.tsx';
+import { useReadingProgress } from '../features/reader/useReadingProgress.ts';
+import { useRecordView } from '../features/reader/useRecordView.ts';
 import { useScreenGuard } from '../features/reader/useScreenGuard.ts';
 import { VisitorWall } from '../features/reader/VisitorWall.tsx';
 import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
@@ -52,6 +59,11 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
     navigate('/', { replace: true });
   }, [navigate]);
   useScreenGuard(true, onShrunk);
+
+  // A reader with the episode's text on screen: views and reading progress count (SPEC.md 4).
+  const textShown = isReader && !guarded && part.isSuccess && part.data.part.content !== undefined;
+  useRecordView(storyId, partNumber, textShown);
+  useReadingProgress(storyId, partNumber, textShown);
 
   // The full details answer when there is one, the public preview otherwise (SPEC.md 4).
   const details: StoryDetails | undefined = part.data ?? preview.data;
@@ -102,9 +114,15 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
     reading = (
       <>
         <header className={styles.episodeHeader} id="episode">
-          <p className={styles.episodeNumber}>
-            {t('details.episodeOf', { n: part.data.part.partNumber, total: details.numberOfparts })}
-          </p>
+          <div className={comfortStyles.bar}>
+            <p className={styles.episodeNumber}>
+              {t('details.episodeOf', {
+                n: part.data.part.partNumber,
+                total: details.numberOfparts,
+              })}
+            </p>
+            <ComfortButton />
+          </div>
           {part.data.part.title && (
             <h2 className={styles.episodeTitle} lang={lang}>
               {part.data.part.title}
@@ -118,6 +136,19 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
           </p>
         )}
         <EpisodePager storyId={storyId} current={partNumber} total={details.numberOfparts} />
+        {/* Rating and responses: for readers who may read this episode (SPEC.md 6). */}
+        <RatingPanel
+          storyId={storyId}
+          kind={story.kind}
+          rating={story.rating}
+          ratingCount={story.ratingCount}
+          userRating={part.data.userRating}
+        />
+        <LazyComments
+          storyId={storyId}
+          episode={part.data.part.partNumber}
+          episodeId={part.data.part.episodeId}
+        />
       </>
     );
   } else {
@@ -158,6 +189,9 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
               ongoing={story.ongoing}
             />
             {story.membersOnly && <MembersBadge />}
+            {isReader && part.isSuccess && (
+              <BookmarkButton storyId={storyId} bookmarked={part.data.bookmarked} />
+            )}
           </div>
           <p className={styles.storyDescription} lang={lang}>
             {story.description}
