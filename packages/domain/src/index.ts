@@ -14,3 +14,7 @@ export * from './schemas/categories.ts';
 export * from './schemas/engagement.ts';
 export * from './api-paths.ts';
 export * from './categories.ts';
+export * from './sinhala/singlish.ts';
+export * from './sinhala/singlish-key.ts';
+export * from './sinhala/legacy-fm.ts';
+export * from './sinhala/help.ts';

@@ -1,0 +1,316 @@
+/**
+ * Text typed for the FM Abhaya family of legacy fonts (FM Abhaya, FM Malithi, FM Derana,
+ * FM Ganganee, FM Bindumathi, FM Emanee... share one glyph layout): the bytes are Latin letters
+ * and punctuation that only look Sinhala in that font. This module recognises such text and
+ * converts it to Unicode Sinhala (NFC, ZWJ in rakaransaya and yansaya).
+ *
+ * The glyph table below is our own reimplementation, checked against the public FM Abhaya
+ * mappings of akuruAI/Pandukabhaya (mappings/fm_abhaya.json) and Open-SL/sinhala-unicode-converter
+ * (src/translators/fm_abaya_to_unicode.ts), which derive from the UCSC converter. Those list every
+ * consonant and vowel-sign combination one by one; here the glyphs are mapped once and the vowel
+ * signs these fonts type BEFORE their consonant (the kombuva `f`, doubled `ff` for ෛ) are moved
+ * after the consonant cluster by rule, so every combination comes out right, including rare ones.
+ */
+
+const ZWJ = '\u200D';
+const HAL = '\u0DCA';
+const RAKAR = HAL + ZWJ + 'ර';
+const YANSA = HAL + ZWJ + 'ය';
+
+/** Stand-ins while reordering (Unicode private use area; replaced before returning). */
+const KOMBUVA = '\uE001';
+const KSHA = '\uE002'; // ක්ෂ: one cluster, so a kombuva in front moves past the whole of it
+
+/** FM glyph sequences to Unicode. Longest sequence wins (`wd` ආ before `w` අ). */
+const GLYPHS: Readonly<Record<string, string>> = {
+  // Vowels.
+  w: 'අ',
+  wd: 'ආ',
+  we: 'ඇ',
+  wE: 'ඈ',
+  b: 'ඉ',
+  B: 'ඊ',
+  W: 'උ',
+  'W!': 'ඌ',
+  R: 'ඍ',
+  Ì: 'ඏ',
+  Ï: 'ඐ',
+  t: 'එ',
+  ta: 'ඒ',
+  ft: 'ඓ',
+  T: 'ඔ',
+  '´': 'ඕ',
+  'T!': 'ඖ',
+  // Consonants.
+  l: 'ක',
+  L: 'ඛ',
+  '.': 'ග',
+  '>': 'ඝ',
+  X: 'ඞ',
+  '`y': 'ඟ',
+  '`.': 'ඟ',
+  Õ: 'ඟ',
+  p: 'ච',
+  P: 'ඡ',
+  c: 'ජ',
+  '®': 'ඣ',
+  CO: 'ඣ',
+  '[': 'ඤ',
+  Ø: 'ඤ',
+  '{': 'ඥ',
+  '×': 'ඥ',
+  g: 'ට',
+  G: 'ඨ',
+  v: 'ඩ',
+  V: 'ඪ',
+  K: 'ණ',
+  '~': 'ඬ',
+  '`V': 'ඬ',
+  ';': 'ත',
+  ':': 'ථ',
+  o: 'ද',
+  O: 'ධ',
+  k: 'න',
+  '|': 'ඳ',
+  m: 'ප',
+  M: 'ඵ',
+  n: 'බ',
+  N: 'භ',
+  u: 'ම',
+  U: 'ඹ',
+  h: 'ය',
+  r: 'ර',
+  ',': 'ල',
+  j: 'ව',
+  Y: 'ශ',
+  I: 'ෂ',
+  i: 'ස',
+  y: 'හ',
+  '<': 'ළ',
+  '*': 'ෆ',
+  CI: KSHA,
+  Ë: KSHA,
+  // Consonants drawn with their hal kirima.
+  C: 'ක්',
+  Ä: 'ඛ්',
+  É: 'ච්',
+  Ê: 'ජ්',
+  þ: 'ඡ්',
+  Ü: 'ට්',
+  Ù: 'ඩ්',
+  F: 'ත්',
+  è: 'ධ්',
+  J: 'න්',
+  í: 'බ්',
+  ï: 'ම්',
+  ò: 'ඹ්',
+  '¾': 'ර්',
+  õ: 'ව්',
+  â: 'ඞ්',
+  å: 'ඬ්',
+  // Consonants drawn with their vowel sign.
+  '/': 'රැ',
+  re: 'රු',
+  rE: 'රූ',
+  ß: 'රි',
+  Í: 'රී',
+  '¿': 'ළු',
+  Æ: 'ලූ',
+  '¨': 'ලූ',
+  ÿ: 'දු',
+  È: 'දි',
+  '§': 'දී',
+  Þ: 'දා',
+  '±': 'දැ',
+  '÷': 'ඳු',
+  '¢': 'ඳි',
+  '£': 'ඳී',
+  ƒ: 'ඳැ',
+  '¯': 'ඣි',
+  ˉ: 'ඣි',
+  '°': 'ඣී',
+  À: 'ඨි',
+  Á: 'ඨී',
+  Â: 'ඡී',
+  Å: 'ඛි',
+  Ç: 'ඛී',
+  Î: 'ඪි',
+  Ð: 'ඪී',
+  Ñ: 'චි',
+  Ö: 'චී',
+  Ó: 'ථි',
+  Ò: 'ථී',
+  ð: 'ජි',
+  Ô: 'ජී',
+  Ý: 'ඵී',
+  Ú: 'ඵී',
+  á: 'ටි',
+  à: 'ටී',
+  ã: 'ඞී',
+  ä: 'ඩි',
+  ç: 'ඬි',
+  é: 'ඬී',
+  ê: 'ධි',
+  ë: 'ධී',
+  ì: 'බි',
+  î: 'බී',
+  ñ: 'මි',
+  ó: 'මී',
+  ô: 'ඹි',
+  ö: 'ඹී',
+  ú: 'වි',
+  ù: 'වී',
+  '‚': 'ණි',
+  Œ: 'ණී',
+  û: 'ඤු',
+  ü: 'ඤූ',
+  // Conjuncts drawn as one glyph.
+  '%': RAKAR,
+  H: YANSA,
+  ø: 'ද' + RAKAR,
+  '›': 'ශ' + RAKAR + 'ී',
+  '…': 'ත්ව',
+  '‡': 'න්ද',
+  ˆ: 'න්දා',
+  '†': 'ත්ථ',
+  // Vowel signs and other signs.
+  f: KOMBUVA,
+  a: HAL,
+  A: HAL,
+  d: 'ා',
+  e: 'ැ',
+  E: 'ෑ',
+  s: 'ි',
+  S: 'ී',
+  q: 'ු',
+  '=': 'ු',
+  Q: 'ූ',
+  '+': 'ූ',
+  D: 'ෘ',
+  DD: 'ෲ',
+  '!': 'ෟ',
+  x: 'ං',
+  '#': 'ඃ',
+  '½': 'ඃ',
+  // Punctuation moved to other keys in these fonts.
+  "'": '.',
+  '"': ',',
+  Z: '’',
+  z: '‘',
+  ']': '%',
+  '^': '(',
+  '&': ')',
+  '(': ':',
+  ')': '*',
+  '@': '?',
+  $: '/',
+  '}': '=',
+  æ: '!',
+  '¤': '–',
+  '¦': ';',
+  '«': '×',
+  '¬': '+',
+};
+
+const MAX_GLYPH = Math.max(...Object.keys(GLYPHS).map((key) => key.length));
+
+/** Unicode consonants U+0D9A to U+0DC6, plus the ක්ෂ stand-in. */
+const CONSONANT = `[\\u0D9A-\\u0DC6${KSHA}]`;
+/** A kombuva (or two, for ෛ) typed before its consonant and any rakaransaya/yansaya. */
+const PREFIX_VOWEL = new RegExp(`(${KOMBUVA}{1,2})(${CONSONANT}(?:${HAL}${ZWJ}[රය])*)`, 'gu');
+
+/** Converts FM Abhaya (family) text to Unicode Sinhala NFC; unknown characters are kept. */
+export const legacyToUnicode = (text: string): string => {
+  // The al-lakuna of ේ may be typed before the rakaransaya (fYa% and fY%a are both ශ්‍රේ).
+  const source = text.replace(/a%/g, '%a');
+  let out = '';
+  let pos = 0;
+  while (pos < source.length) {
+    let matched = false;
+    for (let len = Math.min(MAX_GLYPH, source.length - pos); len > 0; len -= 1) {
+      const glyph = GLYPHS[source.slice(pos, pos + len)];
+      if (glyph !== undefined) {
+        out += glyph;
+        pos += len;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) {
+      out += source[pos];
+      pos += 1;
+    }
+  }
+  return (
+    out
+      // A glyph drawn with its hal kirima, then a rakaransaya: the hal belongs to a kombuva (බ්‍රේ).
+      .replace(new RegExp(`${HAL}(${HAL}${ZWJ}[රය])`, 'g'), `$1${HAL}`)
+      // Move the kombuva after its cluster; ෙ + ා, ෙ + ්, ෙ + ෟ then compose under NFC.
+      .replace(
+        PREFIX_VOWEL,
+        (_all, kombuva: string, cluster: string) =>
+          cluster + (kombuva.length === 2 ? '\u0DDB' : '\u0DD9'),
+      )
+      .replaceAll(KOMBUVA, '\u0DD9')
+      .replaceAll(KSHA, 'ක්ෂ')
+      .normalize('NFC')
+  );
+};
+
+/** Common English words: their share tells an English paragraph from FM bytes. */
+const ENGLISH_WORDS = new Set(
+  (
+    'the of and to a in is it you that he was for on are with as i his they be at one have ' +
+    'this from or had by not but what some we can out other were all there when up use your ' +
+    'how said an each she which do their if will way about many then them would like so these ' +
+    'her see him has more could go come did my no get me our just also into than its only new ' +
+    'any may after first well over such even most where why who here should very'
+  ).split(' '),
+);
+
+/** Characters that are letters in FM fonts and rare inside English words. */
+const FM_INNER = /[\p{L}\d][;:<>[\]{}|~`%^!=+][\p{L}]|;[\p{L}=]/u;
+/** A kombuva, then a consonant key English words do not start with after f. */
+const FM_KOMBUVA_START = /^f{1,2}[kjmnvgcp.,;:<>[YNOILKMGPV*]/;
+
+const CONSONANT_RANGE = '[\\u0D9A-\\u0DC6]';
+/** A run of well-formed Sinhala syllables: consonant clusters with one sign, or a vowel. */
+const SINHALA_WORD = new RegExp(
+  `^(?:(?:${CONSONANT_RANGE}(?:${HAL}${ZWJ}?${CONSONANT_RANGE})*` +
+    `[\\u0DCF-\\u0DDF\\u0DF2\\u0DF3]?${HAL}?|[\\u0D85-\\u0D96])[ංඃ]?)+$`,
+  'u',
+);
+
+/** True when the FM reading of a word is well-formed Sinhala (English words mostly are not). */
+const readsAsSinhala = (word: string): boolean => {
+  const unicode = legacyToUnicode(word).replace(/^[^\u0D80-\u0DFF]+|[^\u0D80-\u0DFF]+$/gu, '');
+  return unicode.length > 0 && SINHALA_WORD.test(unicode);
+};
+
+/**
+ * True when text looks typed for an FM (Abhaya family) legacy font rather than English, Singlish
+ * or code. Two signals, measured on a sample of real FM and English text (legacy-fm.words.ts):
+ * read through the FM table, nearly every FM word is a well-formed Sinhala syllable run (83-100%
+ * of words) while English, Singlish, URLs and code fall apart (at most 75%: a word starting with
+ * a, d, e, s or q starts with a vowel sign, `ee` is two signs in a row...); and English text has
+ * common English words. Very short texts also need a byte pattern English never makes.
+ */
+export const isLegacySinhala = (text: string): boolean => {
+  const plain = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ').replace(/\S+@\S+\.\S+/g, ' ');
+  // Already Unicode Sinhala: nothing to convert.
+  if (/[\u0D80-\u0DFF]/.test(plain)) return false;
+  const words = plain.split(/\s+/).filter((word) => /[A-Za-z]/.test(word));
+  if (words.length === 0) return false;
+  let english = 0;
+  let sinhala = 0;
+  let marked = 0;
+  for (const word of words) {
+    const bare = word.toLowerCase().replace(/^[^a-z]+|[^a-z]+$/g, '');
+    if (ENGLISH_WORDS.has(bare)) english += 1;
+    if (readsAsSinhala(word)) sinhala += 1;
+    if (FM_INNER.test(word) || FM_KOMBUVA_START.test(word) || /[a-zA-Z]'$/.test(word)) marked += 1;
+  }
+  if (english / words.length >= 0.15) return false;
+  if (sinhala / words.length < 0.8) return false;
+  return words.length >= 3 || marked > 0;
+};
