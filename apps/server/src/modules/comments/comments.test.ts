@@ -376,6 +376,37 @@ describe('followers and mentions', () => {
     );
   });
 
+  it('mentions anyone by an exact one-word name, unless two people share it', async () => {
+    const word = `Ruwan${Date.now().toString(36)}`;
+    const signupAs = async (username: string) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: apiPaths.signup(),
+        payload: {
+          email: `${username.toLowerCase()}.${Math.random().toString(36).slice(2)}@example.com`,
+          password: 'correct horse battery',
+          username,
+        },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().object.accesstoken as string;
+    };
+    const ruwan = await userIdOf(await signupAs(word));
+    const writer = await t.signup();
+    const once = await postOk(writer, `Hello @${word.toLowerCase()}!`);
+    const mentioned = (id: number) =>
+      rows<{ userId: number }>(
+        sql`select user_id as "userId" from comment_mentions where comment_id = ${id}`,
+      );
+    expect(await mentioned(once.commentId)).toEqual([{ userId: ruwan }]);
+
+    const shared = `Twin${Date.now().toString(36)}`;
+    await signupAs(shared);
+    await signupAs(shared);
+    const twice = await postOk(writer, `Which @${shared}?`);
+    expect(await mentioned(twice.commentId)).toEqual([]);
+  });
+
   it('mentions the writer of the reply being answered', async () => {
     const a = await t.signup();
     const b = await t.signup();

@@ -33,6 +33,8 @@ const listFrom = sql`comments c join users u on u.id = c.user_id
 
 /** Keeps posts of one user in a line across server instances (the rate limit counts them). */
 const POSTING_LOCK = 727_100;
+/** Comments of a part read to find who is in its conversation. */
+const RECENT_COMMENTS = 1_000;
 
 /** Queries behind comments, replies, mentions and reports. Pass a transaction to run inside it. */
 export const commentsRepo = (db: Db) => {
@@ -138,7 +140,10 @@ export const commentsRepo = (db: Db) => {
     /** Removes a comment; its replies, mentions and reports go with it (foreign keys cascade). */
     remove: (id: number) => db.execute(sql`delete from comments where id = ${id}`),
 
-    /** The people of a part's conversation: its writers, newest first, and the story's author. */
+    /**
+     * The people of a part's conversation: the writers of its latest comments and replies, most
+     * recent first, and the story's author. Bounded: only the latest RECENT_COMMENTS are read.
+     */
     participants: (
       storyId: number,
       partNumber: number,
@@ -146,12 +151,15 @@ export const commentsRepo = (db: Db) => {
       limit: number,
     ) =>
       rows<{ userId: number; username: string }>(sql`
-        select u.id as "userId", u.username from users u
-        where u.id in (
-          select c.user_id from comments c
-          where c.story_id = ${storyId} and c.part_number = ${partNumber}
-          group by c.user_id order by max(c.created_at) desc limit ${limit})
-          or u.id = ${authorUserId}`),
+        select u.id as "userId", u.username from (
+          select recent.user_id from (
+            select c.user_id, c.created_at from comments c
+            where c.story_id = ${storyId} and c.part_number = ${partNumber}
+            order by c.created_at desc limit ${RECENT_COMMENTS}) recent
+          group by recent.user_id order by max(recent.created_at) desc limit ${limit}
+        ) p join users u on u.id = p.user_id
+        union
+        select id, username from users where id = ${authorUserId}`),
 
     /** Who follows the user, by name, for mention suggestions. */
     followersOf: (userId: number, limit: number) =>

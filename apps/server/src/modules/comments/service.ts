@@ -27,6 +27,8 @@ export const REPLIES_LISTED = 200;
 export const FOLLOWERS_LISTED = 500;
 /** Writers of a part's comments considered when resolving a mention. */
 const PARTICIPANTS = 200;
+/** One-word names looked up among all users per comment, at most. */
+const NAME_LOOKUPS = 3;
 
 export interface CommentsDeps {
   db: Db;
@@ -154,7 +156,8 @@ export function commentsService(deps: CommentsDeps) {
     ];
     const found = resolveMentions(text, candidates, writer);
     const ids = also !== null && also !== writer ? [also, ...found.userIds] : found.userIds;
-    for (const word of found.unresolved) {
+    // users.username has no index: each lookup reads the table, so a comment gets a few.
+    for (const word of found.unresolved.slice(0, NAME_LOOKUPS)) {
       if (ids.length >= MAX_MENTIONS) break;
       const named = await r.usersNamed(word);
       if (named.length === 1 && named[0]!.userId !== writer) ids.push(named[0]!.userId);
