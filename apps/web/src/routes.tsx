@@ -16,6 +16,8 @@ const SearchPage = lazy(() => import('./pages/SearchPage.tsx'));
 const PublishPage = lazy(() => import('./pages/PublishPage.tsx'));
 const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
 const StatisticsPage = lazy(() => import('./pages/StatisticsPage.tsx'));
+const BookmarksPage = lazy(() => import('./pages/BookmarksPage.tsx'));
+const LeaderboardPage = lazy(() => import('./pages/LeaderboardPage.tsx'));
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -34,6 +36,8 @@ export const routes: RouteObject[] = [
       { path: 'publish/story', element: <PublishPage /> },
       { path: 'author/:authorId', element: <AuthorPage /> },
       { path: 'statistics', element: <StatisticsPage /> },
+      { path: 'bookmarks', element: <BookmarksPage /> },
+      { path: 'leaderboard', element: <LeaderboardPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },

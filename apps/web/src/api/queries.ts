@@ -13,6 +13,7 @@ import {
   type UpcomingItem,
 } from '@kathamala/domain';
 import { apiRequest, fetchJson, isApiError } from './client.ts';
+import { isSocialPersonalKey } from './social.ts';
 
 /** Query keys are exactly `[apiPath]`, the same strings the server keys its boot data by. */
 const get =
@@ -130,7 +131,9 @@ export const isPersonalKey = (key: unknown): boolean =>
   (/\/part\/number\//.test(key) ||
     key === apiPaths.me() ||
     // The author's own lists and episodes (authoring.ts): /api/v1/author/.../webapp.
-    /^\/api\/v1\/author\/.*\/webapp$/.test(key));
+    /^\/api\/v1\/author\/.*\/webapp$/.test(key) ||
+    // Bookmarks, Continue reading, notifications and follows (social.ts).
+    isSocialPersonalKey(key));
 
 export const dropPersonalData = (client: QueryClient): void =>
   client.removeQueries({ predicate: (q) => isPersonalKey(q.queryKey[0]) });

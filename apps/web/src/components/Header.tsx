@@ -1,9 +1,12 @@
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { useUnreadCount } from '../api/social.ts';
+import { useSession } from '../features/auth/useSession.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { Brand } from './Brand.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { MainNav } from './MainNav.tsx';
+import { NotificationDrawer } from './NotificationDrawer.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import styles from './Header.module.css';
 
@@ -12,13 +15,19 @@ export function Header() {
   const location = useLocation();
   const menu = useRef<HTMLDetailsElement>(null);
   const close = () => menu.current?.removeAttribute('open');
+  // The drawer has no route (SPEC.md 2): it opens from either copy of the menu.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const reader = useSession().status === 'reader';
+  // On a phone the menu is closed: its button says there is something new.
+  const unread = useUnreadCount(reader).data?.unread ?? 0;
+  const openDrawer = () => setDrawerOpen(true);
 
   return (
     <header className={styles.header}>
       <div className={styles.bar}>
         <Brand />
         <nav className={styles.desktopNav} aria-label={t('nav.main')}>
-          <MainNav />
+          <MainNav onOpenNotifications={openDrawer} />
         </nav>
         <SearchForm />
         <LanguageSwitch />
@@ -34,12 +43,18 @@ export function Header() {
               />
             </svg>
             <span className={styles.menuLabel}>{t('nav.menu')}</span>
+            {reader && unread > 0 && (
+              <span className={styles.menuDot}>
+                <span className="visually-hidden">{t('nav.unread', { n: unread })}</span>
+              </span>
+            )}
           </summary>
           <nav className={styles.menuPanel} aria-label={t('nav.main')}>
-            <MainNav onNavigate={close} />
+            <MainNav onNavigate={close} onOpenNotifications={openDrawer} />
           </nav>
         </details>
       </div>
+      {drawerOpen && reader && <NotificationDrawer onClose={() => setDrawerOpen(false)} />}
     </header>
   );
 }

@@ -14,6 +14,10 @@ export const en = {
   'nav.skip': 'Skip to content',
   'nav.write': 'Write a story',
   'nav.statistics': 'Statistics',
+  'nav.leaderboard': 'Leaderboard',
+  'nav.notifications': 'Notifications',
+  'nav.bookmarks': 'Bookmarks',
+  'nav.unread': '{n} unread',
 
   'lang.label': 'Language',
   'lang.en': 'English',
@@ -378,6 +382,63 @@ export const en = {
   'common.error': 'Something went wrong. Please try again.',
   'common.offline': 'We could not reach Kathamala. Check your connection and try again.',
   'common.retry': 'Try again',
+
+  'notifications.title': 'Notifications',
+  'notifications.close': 'Close notifications',
+  'notifications.empty':
+    'Nothing new yet. When an author you follow publishes, or someone replies to you, you will see it here.',
+  'notifications.unread': 'Unread',
+  'notifications.newStory': 'New story',
+  'notifications.newEpisode': 'New episode',
+  'notifications.newComment': 'New comment',
+
+  'push.prompt': 'Get a notice on this device when a story you follow has a new episode?',
+  'push.turnOn': 'Turn on',
+  'push.notNow': 'Not now',
+  'push.title': 'Notifications on this device',
+  'push.help':
+    'A notice on this device when a story you bookmarked or an author you follow has a new episode.',
+  'push.toggle': 'Notify me on this device',
+  'push.on': 'On for this device.',
+  'push.off': 'Off for this device.',
+  'push.denied':
+    'Notifications are blocked for Kathamala in this browser. Allow them in the site settings to turn this on.',
+  'push.unsupported': 'This browser cannot show notifications from Kathamala.',
+  'push.failed': 'We could not change this just now. Please try again.',
+
+  'bookmarks.title': 'Bookmarks',
+  'bookmarks.lead': 'Stories you saved, with where you left off.',
+  'bookmarks.needLogin': 'Log in to see the stories you bookmarked.',
+  'bookmarks.empty':
+    'No bookmarks yet. Bookmark a story from its page and it will wait for you here.',
+  'bookmarks.browse': 'Browse stories',
+  'bookmarks.continue': 'Continue',
+  'bookmarks.start': 'Start reading',
+  'bookmarks.at': 'Part {n} of {total}',
+  'bookmarks.notStarted': 'Not started',
+  'bookmarks.continueLabel': 'Continue {title} at part {n}',
+
+  'continue.title': 'Continue reading',
+  'continue.part': 'Part {n}',
+
+  'account.following': 'Following',
+  'account.followingEmpty':
+    'You are not following anyone yet. Follow an author from their page to hear when they publish.',
+  'account.unfollow': 'Unfollow',
+  'account.unfollowLabel': 'Unfollow {name}',
+
+  'author.follow': 'Follow',
+  'author.following': 'Following',
+  'author.followers': '{n} followers',
+  'author.followersOne': '1 follower',
+  'author.followHint': 'Log in to follow',
+
+  'leaderboard.title': 'Leaderboard',
+  'leaderboard.lead': 'The stories readers rate highest, and what they are reading this week.',
+  'leaderboard.topRated': 'Top rated stories',
+  'leaderboard.trending': 'Trending this week',
+  'leaderboard.rankingsSoon': 'Author rankings arrive with campaigns.',
+  'leaderboard.more': 'See all stories by rating',
 
   'notFound.title': 'Page not found',
   'notFound.text': 'The page you are looking for is not here. It may have moved.',

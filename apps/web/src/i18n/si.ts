@@ -16,6 +16,10 @@ export const si: Record<MessageKey, string> = {
   'nav.skip': 'අන්තර්ගතයට යන්න',
   'nav.write': 'කතාවක් ලියන්න',
   'nav.statistics': 'සංඛ්‍යාලේඛන',
+  'nav.leaderboard': 'ප්‍රමුඛ පුවරුව',
+  'nav.notifications': 'දැනුම්දීම්',
+  'nav.bookmarks': 'පිටු සලකුණු',
+  'nav.unread': 'නොකියවූ {n}',
 
   'lang.label': 'භාෂාව',
   'lang.en': 'ඉංග්‍රීසි',
@@ -376,6 +380,61 @@ export const si: Record<MessageKey, string> = {
   'common.error': 'යමක් වැරදුණා. නැවත උත්සාහ කරන්න.',
   'common.offline': 'කතාමාලාවට සම්බන්ධ විය නොහැකි විය. ඔබේ සම්බන්ධතාව පරීක්ෂා කර නැවත උත්සාහ කරන්න.',
   'common.retry': 'නැවත උත්සාහ කරන්න',
+
+  'notifications.title': 'දැනුම්දීම්',
+  'notifications.close': 'දැනුම්දීම් වසන්න',
+  'notifications.empty':
+    'තවම අලුත් දෙයක් නැත. ඔබ අනුගමනය කරන කතුවරයෙකු කතාවක් පළ කළ විට හෝ කෙනෙකු ඔබට පිළිතුරු දුන් විට එය මෙහි පෙනේ.',
+  'notifications.unread': 'නොකියවූ',
+  'notifications.newStory': 'නව කතාවක්',
+  'notifications.newEpisode': 'නව කොටසක්',
+  'notifications.newComment': 'නව අදහසක්',
+
+  'push.prompt': 'ඔබ අනුගමනය කරන කතාවකට නව කොටසක් පළ වූ විට මෙම උපාංගයට දැනුම්දීමක් අවශ්‍යද?',
+  'push.turnOn': 'සක්‍රිය කරන්න',
+  'push.notNow': 'දැන් නොවේ',
+  'push.title': 'මෙම උපාංගයේ දැනුම්දීම්',
+  'push.help': 'ඔබ සලකුණු කළ කතාවකට හෝ ඔබ අනුගමනය කරන කතුවරයෙකුට නව කොටසක් පළ වූ විට මෙම උපාංගයට දැනුම්දීමක්.',
+  'push.toggle': 'මෙම උපාංගයට දැනුම් දෙන්න',
+  'push.on': 'මෙම උපාංගයට සක්‍රියයි.',
+  'push.off': 'මෙම උපාංගයට අක්‍රියයි.',
+  'push.denied':
+    'මෙම බ්‍රවුසරයේ කතාමාලා දැනුම්දීම් අවහිර කර ඇත. මෙය සක්‍රිය කිරීමට අඩවි සැකසුම් තුළ ඒවාට ඉඩ දෙන්න.',
+  'push.unsupported': 'මෙම බ්‍රවුසරයට කතාමාලා දැනුම්දීම් පෙන්විය නොහැක.',
+  'push.failed': 'දැන් මෙය වෙනස් කළ නොහැකි විය. නැවත උත්සාහ කරන්න.',
+
+  'bookmarks.title': 'පිටු සලකුණු',
+  'bookmarks.lead': 'ඔබ සුරැකි කතා, ඔබ නතර කළ තැනත් සමඟ.',
+  'bookmarks.needLogin': 'ඔබ සලකුණු කළ කතා බැලීමට පිවිසෙන්න.',
+  'bookmarks.empty': 'තවම පිටු සලකුණු නැත. කතාවක පිටුවෙන් එය සලකුණු කළ විට එය මෙහි ඔබ එනතුරු රැඳේ.',
+  'bookmarks.browse': 'කතා බලන්න',
+  'bookmarks.continue': 'දිගටම කියවන්න',
+  'bookmarks.start': 'කියවීම අරඹන්න',
+  'bookmarks.at': 'කොටස් {total}න් {n} වැන්න',
+  'bookmarks.notStarted': 'තවම ආරම්භ කර නැත',
+  'bookmarks.continueLabel': '{title} කොටස {n} සිට දිගටම කියවන්න',
+
+  'continue.title': 'දිගටම කියවන්න',
+  'continue.part': 'කොටස {n}',
+
+  'account.following': 'අනුගමනය කරන අය',
+  'account.followingEmpty':
+    'ඔබ තවම කිසිවෙකු අනුගමනය නොකරයි. කතුවරයෙකු පළ කරන විට දැනගැනීමට ඔවුන්ගේ පිටුවෙන් අනුගමනය කරන්න.',
+  'account.unfollow': 'අනුගමනය නවත්වන්න',
+  'account.unfollowLabel': '{name} අනුගමනය නවත්වන්න',
+
+  'author.follow': 'අනුගමනය කරන්න',
+  'author.following': 'අනුගමනය කරයි',
+  'author.followers': 'අනුගාමිකයින් {n}',
+  'author.followersOne': 'අනුගාමිකයින් 1',
+  'author.followHint': 'අනුගමනය කිරීමට පිවිසෙන්න',
+
+  'leaderboard.title': 'ප්‍රමුඛ පුවරුව',
+  'leaderboard.lead': 'පාඨකයින් වැඩිපුරම අගය කරන කතා සහ මේ සතියේ ඔවුන් කියවන දේ.',
+  'leaderboard.topRated': 'ඉහළම ඇගයුම් ලත් කතා',
+  'leaderboard.trending': 'මේ සතියේ ජනප්‍රිය',
+  'leaderboard.rankingsSoon': 'කතුවර ශ්‍රේණිගත කිරීම් තරඟ සමඟ පැමිණේ.',
+  'leaderboard.more': 'ඇගයුම අනුව සියලු කතා බලන්න',
 
   'notFound.title': 'පිටුව හමු නොවීය',
   'notFound.text': 'ඔබ සොයන පිටුව මෙහි නැත. එය වෙනත් තැනකට ගෙන ගොස් තිබිය හැක.',

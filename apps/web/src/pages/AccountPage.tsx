@@ -4,18 +4,22 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths, LIMITS, type Me, type UiLang } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import { changeUsername, refreshToken, useMe } from '../api/queries.ts';
+import { afterFollow, toggleFollow, useFollowing, type FollowingItem } from '../api/social.ts';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { useAuthActions } from '../features/auth/AuthEffects.tsx';
 import { storeName, storeToken } from '../features/auth/session.ts';
 import { useSession } from '../features/auth/useSession.ts';
+import { disablePushBeforeLogout } from '../features/push/push.ts';
+import { usePush } from '../features/push/usePush.ts';
 import { textLang } from '../features/stories/lang.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
 import styles from '../components/page.module.css';
+import own from './AccountPage.module.css';
 
-/** /account: who is logged in, change of username, UI language, logout. */
+/** /account: who is logged in, change of username, following, Web Push, UI language, logout. */
 export default function AccountPage() {
   const { t } = useI18n();
   const session = useSession();
@@ -36,6 +40,8 @@ export default function AccountPage() {
       ) : (
         <>
           <Profile />
+          <FollowingPanel />
+          <PushPanel />
           <LanguagePanel />
           <LogoutPanel />
         </>
@@ -141,6 +147,109 @@ function Profile() {
   );
 }
 
+/** Whom the reader follows, each with Unfollow; authors link to their page. */
+function FollowingPanel() {
+  const { t } = useI18n();
+  const id = useId();
+  const query = useFollowing(true);
+  return (
+    <section className={styles.panel} aria-labelledby={`${id}-following`}>
+      <h2 id={`${id}-following`} className={styles.panelTitle}>
+        {t('account.following')}
+      </h2>
+      {query.isPending ? (
+        <SkeletonLines lines={2} label={t('common.loading')} />
+      ) : query.isError ? (
+        <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.data.list.length === 0 ? (
+        <p className={ui.hint}>{t('account.followingEmpty')}</p>
+      ) : (
+        <ul className={own.following}>
+          {query.data.list.map((item) => (
+            <FollowingRow key={item.userId} item={item} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function FollowingRow({ item }: { item: FollowingItem }) {
+  const { t } = useI18n();
+  const queryClient = useQueryClient();
+  const name = item.authorName ?? item.username;
+  const mutation = useMutation({
+    mutationFn: () => toggleFollow(item.userId),
+    onSuccess: (answer) => afterFollow(queryClient, item.authorId, answer),
+  });
+  return (
+    <li className={own.followingItem}>
+      {item.authorId !== null ? (
+        <Link to={apiPaths.authorPage(item.authorId)} lang={textLang(name)}>
+          {name}
+        </Link>
+      ) : (
+        <span lang={textLang(name)}>{name}</span>
+      )}
+      <button
+        type="button"
+        className={ui.buttonQuiet}
+        disabled={mutation.isPending}
+        aria-label={t('account.unfollowLabel', { name })}
+        onClick={() => mutation.mutate()}
+      >
+        {t('account.unfollow')}
+      </button>
+      {mutation.isError && (
+        <span className={ui.fieldError} role="alert">
+          {t('common.error')}
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** Web Push on or off for this device; the service worker is registered only when it goes on. */
+function PushPanel() {
+  const { t } = useI18n();
+  const id = useId();
+  const push = usePush();
+  const on = push.state === 'on';
+  const usable = push.state === 'on' || push.state === 'off';
+  return (
+    <section className={styles.panel} aria-labelledby={`${id}-push`}>
+      <h2 id={`${id}-push`} className={styles.panelTitle}>
+        {t('push.title')}
+      </h2>
+      <p className={ui.hint}>{t('push.help')}</p>
+      {push.state === 'unsupported' ? (
+        <p>{t('push.unsupported')}</p>
+      ) : push.state === 'denied' ? (
+        <p>{t('push.denied')}</p>
+      ) : (
+        <label className={own.switch}>
+          <input
+            type="checkbox"
+            role="switch"
+            checked={on}
+            disabled={!usable || push.busy}
+            aria-describedby={`${id}-push-status`}
+            onChange={() => void (on ? push.turnOff() : push.turnOn())}
+          />
+          <span>{t('push.toggle')}</span>
+        </label>
+      )}
+      <p id={`${id}-push-status`} role="status" className={ui.hint}>
+        {push.failed ? (
+          <span className={ui.fieldError}>{t('push.failed')}</span>
+        ) : usable ? (
+          t(on ? 'push.on' : 'push.off')
+        ) : null}
+      </p>
+    </section>
+  );
+}
+
 function LanguagePanel() {
   const { t, lang, setLang } = useI18n();
   const id = useId();
@@ -185,7 +294,7 @@ function LogoutPanel() {
         disabled={busy}
         onClick={() => {
           setBusy(true);
-          void logout();
+          void disablePushBeforeLogout().then(logout);
         }}
       >
         {t('account.logout')}

@@ -1,15 +1,19 @@
-import { useParams } from 'react-router';
-import { graphemes } from '@kathamala/domain';
+import { Link, useParams } from 'react-router';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPaths, formatCount, graphemes } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
-import { useAuthorStories } from '../api/queries.ts';
+import { useAuthorStories, useMe } from '../api/queries.ts';
+import { afterFollow, toggleFollow, useAuthorFollow } from '../api/social.ts';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { useServerStatus } from '../config.tsx';
+import { useSession } from '../features/auth/useSession.ts';
 import { textLang } from '../features/stories/lang.ts';
 import { StoryGrid } from '../features/stories/StoryGrid.tsx';
 import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
+import ui from '../components/ui.module.css';
 import styles from './AuthorPage.module.css';
 
 const positiveId = (raw: string | undefined): number | null =>
@@ -62,6 +66,7 @@ function AuthorView({ authorId }: { authorId: number }) {
           <p className={styles.count}>
             {stories.length === 1 ? t('author.countOne') : t('author.count', { n: stories.length })}
           </p>
+          <FollowBar authorId={authorId} />
         </div>
         {bio && (
           <div className={styles.bio} lang={textLang(bio)}>
@@ -83,6 +88,59 @@ function AuthorView({ authorId }: { authorId: number }) {
           eagerCovers
         />
       </section>
+    </div>
+  );
+}
+
+/**
+ * The follower count and a Follow button (client-side: the count is public, following is
+ * personal). Visitors are sent to log in and come back; an author sees no button on their own
+ * page. The row keeps its height while it loads, so the server-rendered page does not move.
+ */
+function FollowBar({ authorId }: { authorId: number }) {
+  const { t } = useI18n();
+  const session = useSession();
+  const reader = session.status === 'reader';
+  const state = useAuthorFollow(authorId, session.status !== 'unknown');
+  const me = useMe(reader);
+  const queryClient = useQueryClient();
+  const userId = state.data?.userId ?? null;
+  const mutation = useMutation({
+    mutationFn: () => toggleFollow(userId!),
+    onSuccess: (answer) => afterFollow(queryClient, authorId, answer),
+  });
+  const data = state.data;
+  const own = reader && userId !== null && me.data?.userId === userId;
+  const here = apiPaths.authorPage(authorId);
+
+  return (
+    <div className={styles.follow}>
+      {data && (
+        <span className={styles.followers}>
+          {data.followers === 1
+            ? t('author.followersOne')
+            : t('author.followers', { n: formatCount(data.followers) })}
+        </span>
+      )}
+      {data && userId !== null && !reader && session.status === 'visitor' && (
+        <Link
+          className={ui.buttonSecondary}
+          to={`/login?redirect=${encodeURIComponent(here)}`}
+          title={t('author.followHint')}
+        >
+          {t('author.follow')}
+        </Link>
+      )}
+      {data && userId !== null && reader && me.data && !own && (
+        <button
+          type="button"
+          className={data.following ? ui.buttonSecondary : ui.button}
+          disabled={mutation.isPending}
+          onClick={() => mutation.mutate()}
+        >
+          {t(data.following ? 'author.following' : 'author.follow')}
+        </button>
+      )}
     </div>
   );
 }

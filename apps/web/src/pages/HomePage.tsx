@@ -1,5 +1,10 @@
 import { Link, useSearchParams } from 'react-router';
+import { detailsPath } from '@kathamala/domain';
 import { usePremium, useStoryList, useUpcoming } from '../api/queries.ts';
+import { useContinueReading } from '../api/social.ts';
+import { Cover } from '../components/Cover.tsx';
+import { useSession } from '../features/auth/useSession.ts';
+import { storyLang } from '../features/stories/lang.ts';
 import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
 import { PagedStoryGrid } from '../features/stories/PagedStoryGrid.tsx';
 import { TrendingList } from '../features/stories/TrendingList.tsx';
@@ -8,7 +13,9 @@ import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
 import { listHref, ONGOING, parseOngoing, parsePage, parseSort, SORTS } from './listParams.ts';
+import { continuePart } from './readingPlace.ts';
 import styles from '../components/page.module.css';
+import own from './HomePage.module.css';
 
 const DEFAULTS = { sort: 'rate', status: 'both', page: 1 };
 
@@ -26,6 +33,7 @@ export default function HomePage() {
 
   return (
     <div className={styles.page}>
+      <ContinueReading />
       <section className={styles.stories} aria-labelledby="stories-heading">
         <div className={styles.listHead}>
           <h1 id="stories-heading" className={styles.heading}>
@@ -75,6 +83,46 @@ export default function HomePage() {
         <Premium />
       </aside>
     </div>
+  );
+}
+
+/**
+ * Continue reading, for a logged-in reader only: fetched in the browser with the token, shown
+ * only when there is something to continue. Visitors and the server render get nothing, so the
+ * public page never moves.
+ */
+function ContinueReading() {
+  const { t } = useI18n();
+  const reader = useSession().status === 'reader';
+  const { data } = useContinueReading(reader);
+  const list = reader ? (data?.list ?? []) : [];
+  if (list.length === 0) return null;
+  return (
+    <section className={own.continue} aria-labelledby="continue-heading">
+      <h2 id="continue-heading" className={ui.sectionTitle}>
+        {t('continue.title')}
+      </h2>
+      <ul className={own.row}>
+        {list.map(({ story, progress }) => {
+          const part = continuePart(progress, story.numberOfparts);
+          return (
+            <li key={story.storyId} className={own.item}>
+              <Cover storyId={story.storyId} alt="" width={48} className={own.cover} />
+              <div className={own.body}>
+                <Link
+                  to={detailsPath(story.storyId, part)}
+                  className={own.link}
+                  lang={storyLang(story.language)}
+                >
+                  {story.title}
+                </Link>
+                <span className={own.part}>{t('continue.part', { n: part })}</span>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 

@@ -21,6 +21,7 @@ const KNOWN_ROUTES = [
   /^\/author\/\d+\/?$/,
   /^\/publish\/story\/?$/,
   /^\/statistics\/?$/,
+  /^\/(bookmarks|leaderboard)\/?$/,
 ];
 
 const RENDER_CACHE_MS = 10_000;
@@ -63,6 +64,18 @@ export function pageRoutes(
         (async () =>
           (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
         (async () => (data[apiPaths.premium()] = { premium: await deps.stories.premium() }))(),
+      ]);
+    } else if (/^\/leaderboard\/?$/.test(pathname)) {
+      // The top-rated list is home's default list (the same path, the same data).
+      await Promise.all([
+        (async () =>
+          (data[apiPaths.listV2()] = await deps.stories.list({
+            page: 1,
+            category: 'all',
+            sortBy: 'rate',
+            ongoing: 'both',
+          })))(),
+        trending(),
       ]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';

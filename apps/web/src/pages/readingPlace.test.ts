@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { continuePart } from './readingPlace.ts';
+
+const at = (partNumber: number, position: number) => ({
+  partNumber,
+  position,
+  updatedAt: '2026-01-01T00:00:00Z',
+});
+
+describe('continuePart', () => {
+  it.each([
+    ['no progress starts at part 1', null, 5, 1],
+    ['halfway through part 3 stays there', at(3, 0.5), 5, 3],
+    ['the end of part 3 goes on to part 4', at(3, 0.97), 5, 4],
+    ['the end of the last part stays on it', at(5, 1), 5, 5],
+    ['a part since withdrawn is capped at the last one out', at(8, 0.2), 5, 5],
+    ['a story with no parts counted still opens part 1', at(1, 1), 0, 1],
+  ] as const)('%s', (_name, progress, parts, expected) => {
+    expect(continuePart(progress, parts)).toBe(expected);
+  });
+});

@@ -1,0 +1,15 @@
+import type { Progress } from '@kathamala/domain';
+
+/** Past this far down an episode the reader has finished it. */
+export const FINISHED_POSITION = 0.95;
+
+/**
+ * Where Continue takes a reader: the part they were in, or the next one when they had read to its
+ * end and another is out. No progress: part 1. Never past the last published part.
+ */
+export function continuePart(progress: Progress | null, numberOfparts: number): number {
+  const last = Math.max(1, numberOfparts);
+  if (!progress) return 1;
+  const part = Math.min(Math.max(1, progress.partNumber), last);
+  return progress.position >= FINISHED_POSITION && part < last ? part + 1 : part;
+}
