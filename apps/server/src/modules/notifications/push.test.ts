@@ -106,6 +106,17 @@ const waitFor = async (check: () => Promise<boolean> | boolean, ms = 20_000) => 
   return false;
 };
 
+/** Jobs of this name not yet finished. */
+const jobsLeft = async (name: string) =>
+  Number(
+    (
+      await rows<{ n: number }>(
+        sql`select count(*)::int as n from pgboss.job where name = ${name}
+          and state in ('created', 'retry', 'active') and start_after <= now()`,
+      )
+    )[0]!.n,
+  );
+
 let seq = 0;
 async function newAuthor() {
   const token = await t.signup('Writer');
@@ -200,6 +211,8 @@ describe('Web Push', () => {
     const author = await newAuthor();
     const storyId = await story(author, 'Lantern');
     await publish(author, storyId, 'One');
+    // The first episode's job finishes before the reader arrives: they hear of episode 2 only.
+    expect(await waitFor(async () => (await jobsLeft('notify.episode')) === 0)).toBe(true);
     const reader = await t.signup();
     await t.database.db.execute(
       sql`insert into bookmarks (user_id, story_id) values (${userOf(reader)}, ${storyId})`,
