@@ -299,6 +299,8 @@ export const isLegacySinhala = (text: string): boolean => {
   const plain = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ').replace(/\S+@\S+\.\S+/g, ' ');
   // Already Unicode Sinhala: nothing to convert.
   if (/[\u0D80-\u0DFF]/.test(plain)) return false;
+  // Code and style sheets: a line ending in a brace, an arrow, a keyword.
+  if (/[{}]\s*$|=>|\b(?:const|function|return|import|export|class)\b/m.test(plain)) return false;
   const words = plain.split(/\s+/).filter((word) => /[A-Za-z]/.test(word));
   if (words.length === 0) return false;
   let english = 0;

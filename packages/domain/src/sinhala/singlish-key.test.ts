@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { singlishKey } from './singlish-key.ts';
-import { KEY_MEETS, KEY_APART } from './singlish-key.words.ts';
+import { KEY_MEETS, KEY_APART, KEY_NEAR } from './singlish-key.words.ts';
+import { SINGLISH_WORDS } from './singlish.words.ts';
+
+/** pg_trgm's similarity(): trigrams of each word padded '  word ', Jaccard of the two sets. */
+const trigramSimilarity = (a: string, b: string): number => {
+  const grams = (text: string) => {
+    const set = new Set<string>();
+    for (const word of text.split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+      const padded = `  ${word} `;
+      for (let i = 0; i + 3 <= padded.length; i += 1) set.add(padded.slice(i, i + 3));
+    }
+    return set;
+  };
+  const one = grams(a);
+  const other = grams(b);
+  const shared = [...one].filter((gram) => other.has(gram)).length;
+  return shared / (one.size + other.size - shared);
+};
 
 describe('singlishKey', () => {
   it('folds Sinhala and the ways people type it in Latin to one key', () => {
@@ -16,6 +33,22 @@ describe('singlishKey', () => {
     for (const [sinhala, ...typed] of KEY_MEETS) {
       const key = singlishKey(sinhala);
       for (const latin of typed) expect(singlishKey(latin), `${sinhala} / ${latin}`).toBe(key);
+    }
+  });
+
+  it(`meets for all ${SINGLISH_WORDS.length - 1} words typed by the transliteration scheme`, () => {
+    // The typing scheme and the search key agree: what one types with the toggle off finds the
+    // Sinhala one would have typed with it on (x for ං is the one key the folding leaves alone).
+    for (const [latin, sinhala] of SINGLISH_WORDS) {
+      if (latin.includes('x')) continue;
+      expect(singlishKey(latin), latin).toBe(singlishKey(sinhala));
+    }
+  });
+
+  it(`finds ${KEY_NEAR.length} casual spellings and typos by trigram similarity (pg_trgm 0.3)`, () => {
+    for (const [sinhala, typed] of KEY_NEAR) {
+      const similarity = trigramSimilarity(singlishKey(sinhala), singlishKey(typed));
+      expect(similarity, `${sinhala} / ${typed}`).toBeGreaterThanOrEqual(0.3);
     }
   });
 
@@ -35,6 +68,6 @@ describe('singlishKey', () => {
     expect(singlishKey('The Lantern')).toBe(singlishKey('the lantern'));
     expect(singlishKey('The Lantern')).toBe('te lantern');
     expect(singlishKey('Phone')).toBe(singlishKey('pone'));
-    expect(singlishKey('coffee and tea')).toBe('cofi and tea');
+    expect(singlishKey('coffee and tea')).toBe('cofe and tea');
   });
 });

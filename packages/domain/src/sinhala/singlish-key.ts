@@ -12,9 +12,10 @@
  * same Latin folding:
  *   - lower case; aspirates lose their h (kh gh ch jh th dh ph bh sh → k g c j t d p b s), chh → c;
  *   - retroflex and dental meet (ට/ත → t, ඩ/ද → d, ණ/න → n, ළ/ල → l); ශ/ෂ/ස → s; v → w;
- *   - vowel length goes: Sinhala long vowels romanize short (ා a, ී i, ේ e, ෝ o); typed runs
- *     collapse (aa → a, ii → i); a typed `ee` is ී and `oo` is ූ, as casual typists use them
- *     (sangeetha සංගීත, poosa පූසා; ේ and ෝ are typed e and o: mage මගේ); ae, ei → e (ඇ);
+ *   - vowel length goes: Sinhala long vowels romanize short (ා a, ී i, ේ e, ෝ o) and typed runs
+ *     collapse (aa → a, ii → i, ee → e, oo → o), as in the typing scheme where ee is ේ; the
+ *     English-style `ee` for ී (sangeetha) and `oo` for ූ (poosa) then differ by one letter,
+ *     which trigram similarity still finds; ae, ei → e (ඇ);
  *   - ං is `n`, and a typed `ng` before a consonant or at a word end → n, so ලංකා, lanka and
  *     langka meet, while `ng` before a vowel stays (ගඟ, ගංගා, ganga);
  *   - any run of one letter collapses (mm → m), so doubled consonants meet single ones;
@@ -141,11 +142,10 @@ const foldLatin = (latin: string): string =>
     .replace(/v/g, 'w')
     .replace(/a+e/g, 'e')
     .replace(/ei/g, 'e')
-    .replace(/ee/g, 'i')
-    .replace(/oo/g, 'u')
     .replace(/(\p{L})\1+/gu, '$1')
-    .replace(/([kgcjtdpbs])h/g, '$1')
+    // Before the aspirates lose their h, so `singhala` (ං + හ) meets සිංහල.
     .replace(/ng(?![aeiou])/g, 'n')
+    .replace(/([kgcjtdpbs])h/g, '$1')
     .replace(/(\p{L})\1+/gu, '$1');
 
 /** Folds Sinhala Unicode or Latin Singlish (or English) to one romanized, space-separated key. */

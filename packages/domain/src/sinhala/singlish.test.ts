@@ -112,7 +112,9 @@ describe('transliterate', () => {
   it('writes ං for x and for ng that closes a syllable, ඃ for H', () => {
     expect(transliterate('laxkaawa')).toBe('ලංකාව');
     expect(transliterate('langkaawa')).toBe('ලංකාව');
-    expect(transliterate('sinhala')).toBe('සින්හල');
+    expect(transliterate('sinhala')).toBe('සිංහල');
+    expect(transliterate('lankaawa')).toBe('ලංකාව');
+    expect(transliterate('pansala')).toBe('පන්සල');
     expect(transliterate('singhala')).toBe('සිංහල');
     expect(transliterate('dhuHkhaya')).toBe('දුඃඛය');
     expect(transliterate('nangi')).toBe('නංගි');
@@ -130,6 +132,8 @@ describe('transliterate', () => {
     expect(transliterate('Gedhara')).toBe('ගෙදර');
     expect(transliterate('Hema')).toBe('හෙම');
     expect(transliterate('Kamal')).toBe('කමල්');
+    expect(transliterate('AMMA')).toBe('අම්ම');
+    expect(transliterate('I am OK')).toBe('ඉ අම් ඔක්');
   });
 
   it(`transliterates ${SINGLISH_WORDS.length} real words`, () => {

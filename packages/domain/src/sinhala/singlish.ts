@@ -4,7 +4,8 @@
  * can run on every keystroke with no network.
  *
  * The scheme (one meaning per key; case matters only where a capital is listed):
- *   consonants  k ක  kh ඛ  g ග  gh ඝ  nng ඟ  (ng is ං, plus ග before a vowel: nangi නංගි)
+ *   consonants  k ක  kh ඛ  g ග  gh ඝ  nng ඟ  (ng is ං, plus ග before a vowel: nangi නංගි;
+ *               n before k, g or h is ං too: lankaa ලංකා, sinhala සිංහල, as Sinhala spells)
  *               ch/c ච  chh ඡ  j ජ  jh ඣ  ny ඤ  gn ඥ
  *               t ට  T ඨ  d ඩ  D ඪ  nnd ඬ   th ත  Th ථ  dh ද  Dh ධ  nndh ඳ
  *               n න  N ණ  p ප  ph ඵ  b බ  bh භ  m ම  mmb ඹ
@@ -126,16 +127,19 @@ const CAPITAL_KEYS = new Set(
 
 /** Lower-cases the capitals that carry no meaning of their own, so `Gedara` reads as `gedara`. */
 const foldCapitals = (latin: string): string =>
-  latin.replace(/[A-Z]/g, (ch, offset: number, whole: string) => {
-    if (!CAPITAL_KEYS.has(ch)) return ch.toLowerCase();
-    // ඃ never starts a word, so a word-initial H is a capitalised h.
-    if (ch === 'H' && !/[A-Za-z]/.test(whole[offset - 1] ?? '')) return 'h';
-    // `Sh`, `Th`, `Dh`, `Ru` need their second letter; S and R alone mean nothing.
-    if ((ch === 'S' || ch === 'R') && !/[hu]/.test(whole[offset + 1] ?? '')) {
-      return ch.toLowerCase();
-    }
-    return ch;
-  });
+  latin
+    // A word in capitals (caps lock, a shouted word) is read as small letters.
+    .replace(/\b[A-Z]{3,}\b/g, (word) => word.toLowerCase())
+    .replace(/[A-Z]/g, (ch, offset: number, whole: string) => {
+      if (!CAPITAL_KEYS.has(ch)) return ch.toLowerCase();
+      // ඃ never starts a word, so a word-initial H is a capitalised h.
+      if (ch === 'H' && !/[A-Za-z]/.test(whole[offset - 1] ?? '')) return 'h';
+      // `Sh`, `Th`, `Dh`, `Ru` need their second letter; S and R alone mean nothing.
+      if ((ch === 'S' || ch === 'R') && !/[hu]/.test(whole[offset + 1] ?? '')) {
+        return ch.toLowerCase();
+      }
+      return ch;
+    });
 
 /** Finds the longest key of `table` at `pos`, or undefined. */
 const matchAt = <V>(
@@ -176,6 +180,11 @@ export const transliterate = (latin: string): string => {
       if (consonant.key === 'ng') {
         out += 'ං';
         if (!startsVowel(text, pos)) continue;
+      }
+      // Before k, g and h Sinhala writes the anusvara, not න් (lankaa ලංකා, sinhala සිංහල).
+      if (consonant.key === 'n' && /[kgh]/.test(text[pos] ?? '')) {
+        out += 'ං';
+        continue;
       }
       out += consonant.key === 'ng' ? 'ග' : consonant.value;
       // Rakaransaya and yansaya: k + r/y + vowel.
