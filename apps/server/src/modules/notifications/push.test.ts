@@ -1,4 +1,7 @@
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +9,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { decodeJwt, importJWK, jwtVerify } from 'jose';
 import { apiPaths } from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { loadVapidKeys } from './vapid.ts';
+import { webPushSender } from './push.ts';
+import { notificationsService } from './service.ts';
 
 /** What the local push service received. */
 interface Received {
@@ -292,5 +299,57 @@ describe('Web Push', () => {
     });
     await new Promise((r) => setTimeout(r, 1500));
     expect(received.some((r) => r.path === '/author')).toBe(false);
+  });
+});
+
+describe('VAPID keys', () => {
+  it('are made once in DATA_DIR and kept; env keys win; bad settings stop start-up', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'vapid-'));
+    try {
+      const config = loadConfig({ PUBLIC_URL: 'https://kathamala.example' }).vapid;
+      expect(config.subject).toBe('https://kathamala.example');
+      const first = await loadVapidKeys(dir, config);
+      const again = await loadVapidKeys(dir, config);
+      expect(again.publicKey).toBe(first.publicKey);
+      expect(again.privateKey).toBe(first.privateKey);
+      expect((await stat(path.join(dir, 'keys', 'vapid.json'))).mode & 0o777).toBe(0o600);
+
+      const env = loadConfig({
+        VAPID_PUBLIC_KEY: first.publicKey,
+        VAPID_PRIVATE_KEY: first.privateKey,
+        VAPID_SUBJECT: 'mailto:editors@example.com',
+      }).vapid;
+      expect(await loadVapidKeys(null, env)).toEqual({ ...first, subject: env.subject });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ VAPID_SUBJECT: 'http://example.com' })).toThrow(/VAPID_SUBJECT/);
+    await expect(
+      loadVapidKeys(null, { publicKey: 'abc', privateKey: 'def', subject: 'mailto:a@b.c' }),
+    ).rejects.toThrow(/65 bytes/);
+  });
+});
+
+describe('in production', () => {
+  it('takes and sends to https push services only', async () => {
+    const viewer = { userId: 1, sessionId: 's', name: 'n', author: false };
+    const service = notificationsService({
+      db: t.database.db,
+      queue: t.queue,
+      push: { publicKey: 'k', send: async () => 'sent' },
+      allowHttpPush: false,
+    });
+    const b = browser('/plain');
+    await expect(service.subscribe(viewer, b.subscription)).rejects.toMatchObject({
+      status: 400,
+      message: "'endpoint' must be an https address of a push service.",
+    });
+    const keys = await loadVapidKeys(null, loadConfig({}).vapid);
+    received.length = 0;
+    const sender = webPushSender(keys, { allowHttp: false });
+    const target = { endpoint: b.subscription.endpoint, ...b.subscription.keys };
+    expect(await sender.send(target, { title: 'x', body: 'y', url: '/' })).toBe('gone');
+    expect(received).toHaveLength(0);
   });
 });
