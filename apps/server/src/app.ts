@@ -131,6 +131,8 @@ export async function buildApp(
 
   // Modules.
   const repo = storiesRepo(database.db);
+  // Stories and authors saved before Singlish keys existed get theirs once (batched; cheap after).
+  await repo.backfillSinglishKeys();
   const stories = storiesService(repo);
   const covers = coversService(storage);
   const publishing = publishingService({

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { PRODUCT_APP_ID, type EpisodeStatus, type StoryStatus } from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
+import { singlishKeyOf } from '../stories/singlish-keys.ts';
 
 export interface AuthorRow {
   id: number;
@@ -95,7 +96,8 @@ export const publishingRepo = (db: Db) => {
     /** Inserts the author; undefined when the user is one already or the name is taken. */
     insertAuthor: (v: { userId: number; name: string; bio: string }) =>
       one<{ id: number }>(sql`
-        insert into authors (user_id, name, bio) values (${v.userId}, ${v.name}, ${v.bio})
+        insert into authors (user_id, name, bio, name_key)
+        values (${v.userId}, ${v.name}, ${v.bio}, ${singlishKeyOf(v.name)})
         on conflict do nothing returning id`),
 
     nameTaken: async (name: string) =>

@@ -7,6 +7,7 @@ import {
   type StoryListItem,
 } from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
+import { distinctWordKeys, hasSinhala, queryKey, singlishKeyOf } from './singlish-keys.ts';
 
 /** Public: at least one episode out and no release date still ahead (drafts never count). */
 export const published = sql`(s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now()))`;
@@ -67,6 +68,18 @@ const TYPO_SIMILARITY = 0.45;
 
 const DAY_MS = 24 * 3600 * 1000;
 
+/**
+ * The same for Singlish keys. Keys fold vowel length, aspirates and w/v, so they share more
+ * trigrams by chance than spelled words do: the bar is a little higher.
+ */
+const SINGLISH_TYPO_SIMILARITY = 0.5;
+
+/** Stories whose keys are computed in one round (start-up backfill). */
+const BACKFILL_BATCH = 100;
+
+/** How much a Singlish match counts beside a match in the script typed, for a Latin query. */
+const SINGLISH_WEIGHT_LATIN = 0.8;
+
 /** Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left. */
 export const toPrefixQuery = (key: string): string | null => {
   const words = key
@@ -89,6 +102,56 @@ export const storiesRepo = (db: Db) => {
       where ${published} and ${where}
       order by ${order} limit ${limit} offset ${offset}`);
     return { items: found.map(toItem), total: Number(found[0]?.total ?? 0) };
+  };
+
+  /**
+   * Computes the Singlish keys of these stories in TypeScript (the folding lives in the domain
+   * package) and stores them with their full-text document: title and author A, description B,
+   * each distinct word of the published episodes D.
+   */
+  const refreshSinglish = async (ids: number[]) => {
+    if (!ids.length) return;
+    const found = await rows<{
+      id: number;
+      title: string;
+      description: string;
+      name: string;
+      words: string;
+    }>(sql`
+      select s.id, s.title, s.description, a.name, coalesce(
+          (select string_agg(e.title || ' ' || ${episodeWords}, ' ') from episodes e
+            where e.story_id = s.id and e.status = 'published'), '') as words
+      from stories s join authors a on a.id = s.author_id
+      where s.id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`);
+    for (const r of found) {
+      const title = singlishKeyOf(r.title);
+      const description = singlishKeyOf(r.description);
+      await db.execute(sql`
+        update stories set title_key = ${title}, description_key = ${description}, singlish_doc =
+          setweight(to_tsvector('simple', ${title}), 'A') ||
+          setweight(to_tsvector('simple', ${singlishKeyOf(r.name)}), 'A') ||
+          setweight(to_tsvector('simple', ${description}), 'B') ||
+          setweight(to_tsvector('simple', ${distinctWordKeys(r.words)}), 'D')
+        where id = ${r.id}`);
+    }
+  };
+
+  /** Refreshes the Singlish keys of every story that matches, a batch at a time. */
+  const backfill = async (which: SQL) => {
+    let after = 0;
+    for (;;) {
+      const ids = (
+        await rows<{ id: number }>(
+          sql`select s.id from stories s where s.id > ${after} and (${which}) order by s.id limit ${BACKFILL_BATCH}`,
+        )
+      ).map((r) => Number(r.id));
+      await refreshSinglish(ids);
+      if (ids.length < BACKFILL_BATCH) return;
+      after = ids[ids.length - 1]!;
+    }
   };
 
   return {
@@ -144,14 +207,35 @@ export const storiesRepo = (db: Db) => {
         from stories s join authors a on a.id = s.author_id
         where ${announced} order by s.release_at, s.id limit ${limit}`),
 
+    /**
+     * Stories whose words match the query (full text, by prefix) or whose title or author name
+     * matches despite a typo, in the script typed and through the Singlish keys: 'gedara',
+     * 'gedhara' and 'ගෙදර' find ගෙදර. An exact-script match outweighs a Singlish one for a Latin
+     * query, so an English query that matches English text ranks English stories first.
+     */
     search: (key: string, limit: number, offset: number) => {
       const tsquery = toPrefixQuery(key);
       const match = tsquery ? sql`s.search_doc @@ to_tsquery('simple', ${tsquery})` : sql`false`;
       const rank = tsquery ? sql`ts_rank(s.search_doc, to_tsquery('simple', ${tsquery}))` : sql`0`;
+      const skey = queryKey(key);
+      const squery = skey ? toPrefixQuery(skey) : null;
+      const smatch = squery
+        ? sql`s.singlish_doc @@ to_tsquery('simple', ${squery})
+          or word_similarity(${skey}, s.title_key) >= ${SINGLISH_TYPO_SIMILARITY}
+          or word_similarity(${skey}, a.name_key) >= ${SINGLISH_TYPO_SIMILARITY}`
+        : sql`false`;
+      const srank = squery
+        ? sql`ts_rank(s.singlish_doc, to_tsquery('simple', ${squery})) + greatest(
+            word_similarity(${skey}, coalesce(s.title_key, '')),
+            word_similarity(${skey}, coalesce(a.name_key, '')))`
+        : sql`0`;
+      // A query in Sinhala script means Sinhala stories; a Latin one may be English or Singlish.
+      const singlishWeight = hasSinhala(key) ? 1 : SINGLISH_WEIGHT_LATIN;
       return page(
         sql`(${match} or word_similarity(${key}, fold_key(s.title)) >= ${TYPO_SIMILARITY}
-          or word_similarity(${key}, fold_key(a.name)) >= ${TYPO_SIMILARITY})`,
-        sql`${rank} + greatest(word_similarity(${key}, fold_key(s.title)), word_similarity(${key}, fold_key(a.name))) desc, s.reads desc, s.id desc`,
+          or word_similarity(${key}, fold_key(a.name)) >= ${TYPO_SIMILARITY} or ${smatch})`,
+        sql`${rank} + greatest(word_similarity(${key}, fold_key(s.title)), word_similarity(${key}, fold_key(a.name)))
+          + ${singlishWeight}::real * (${srank}) desc, s.reads desc, s.id desc`,
         limit,
         offset,
       );
@@ -238,9 +322,9 @@ export const storiesRepo = (db: Db) => {
       };
     },
 
-    /** Rebuilds the full-text document of one story, or of all when no id is given. */
-    refreshSearchDoc: (storyId?: number) =>
-      db.execute(sql`
+    /** Rebuilds the full-text document and Singlish keys of one story, or of all when no id is given. */
+    refreshSearchDoc: async (storyId?: number) => {
+      await db.execute(sql`
         update stories s set search_doc =
           setweight(to_tsvector('simple', fold_key(s.title)), 'A') ||
           setweight(to_tsvector('simple', fold_key(a.name)), 'A') ||
@@ -248,7 +332,25 @@ export const storiesRepo = (db: Db) => {
           setweight(to_tsvector('simple', fold_key(coalesce(
             (select string_agg(e.title || ' ' || ${episodeWords}, ' ') from episodes e
               where e.story_id = s.id and e.status = 'published'), ''))), 'D')
-        from authors a where a.id = s.author_id ${storyId ? sql`and s.id = ${storyId}` : sql``}`),
+        from authors a where a.id = s.author_id ${storyId ? sql`and s.id = ${storyId}` : sql``}`);
+      if (storyId) await refreshSinglish([storyId]);
+      else await backfill(sql`true`);
+    },
+
+    /** Computes the Singlish keys of stories and authors that have none yet (made before them). */
+    backfillSinglishKeys: async () => {
+      await backfill(sql`s.title_key is null or s.singlish_doc is null`);
+      for (;;) {
+        const found = await rows<{ id: number; name: string }>(
+          sql`select id, name from authors where name_key is null order by id limit ${BACKFILL_BATCH}`,
+        );
+        for (const a of found)
+          await db.execute(
+            sql`update authors set name_key = ${singlishKeyOf(a.name)} where id = ${a.id}`,
+          );
+        if (found.length < BACKFILL_BATCH) break;
+      }
+    },
   };
 };
 export type StoriesRepo = ReturnType<typeof storiesRepo>;

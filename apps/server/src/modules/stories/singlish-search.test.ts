@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { apiPaths, type StoryListItem } from '@kathamala/domain';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { storiesRepo } from './repo.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const search = async (q: string) => {
+  const res = await t.app.inject({ url: apiPaths.search(q) });
+  expect(res.statusCode).toBe(200);
+  return res.json().object.stories as StoryListItem[];
+};
+const titles = async (q: string) => (await search(q)).map((s) => s.title);
+
+// Titles and authors of the demo seed (apps/server/src/db/seed/content/si).
+const WALAWWA = 'ශ්‍රී පාද වලව්ව';
+const WEWA = 'නුවර වැව';
+const ATHTHAMMA = 'ආත්තම්මා කියූ කතා';
+const KALU_GANGA = 'කළු ගඟේ රුවල්';
+const HOLMAN = 'හොල්මන් කඩවත';
+const RAJASINHA = 'රාජසිංහ යුගය';
+const NILMINI = 'නිල්මිණි රත්නායක';
+const SAMAN = 'සමන් විජේසිංහ';
+
+describe('Singlish search', () => {
+  it.each([
+    // Typed the way people type: vowel length, aspirates, w/v, th/t, d/dh, ng.
+    ['walawwa', WALAWWA],
+    ['sri pada walawwa', WALAWWA],
+    ['shree paadha walauwa', WALAWWA],
+    ['nuwara wewa', WEWA],
+    ['nuvara vava', WEWA],
+    ['aththamma', ATHTHAMMA],
+    ['atthammaa kiyu kathaa', ATHTHAMMA],
+    ['kalu gange', KALU_GANGA],
+    ['kalu ganga ruwal', KALU_GANGA],
+    ['holman kadawatha', HOLMAN],
+    ['holman kadavata', HOLMAN],
+    ['rajasinha', RAJASINHA],
+    ['raajasinha yugaya', RAJASINHA],
+  ])('%s finds %s by its title, first', async (query, title) => {
+    const found = await titles(query);
+    expect(found[0], `${query} -> ${found.join(' | ')}`).toBe(title);
+  });
+
+  it.each([
+    // One letter missing, doubled or changed.
+    ['holmn kadawatha', HOLMAN],
+    ['rajasingha', RAJASINHA],
+    ['nuwra wewa', WEWA],
+  ])('%s (a typo) still finds %s', async (query, title) => {
+    expect(await titles(query)).toContain(title);
+  });
+
+  it.each([
+    ['nilmini', NILMINI],
+    ['nilmini rathnayaka', NILMINI],
+    ['ratnayake', NILMINI],
+    ['saman wijesinghe', SAMAN],
+    ['vijesinha', SAMAN],
+  ])('%s finds the stories of %s by the author name', async (query, author) => {
+    const found = await search(query);
+    expect(found.length, query).toBeGreaterThan(0);
+    expect(found[0]!.author.name, query).toBe(author);
+  });
+
+  it('finds a Sinhala story by a Sinhala word typed with another vowel length', async () => {
+    // කඩාවත and අත්තම්මා are not the words of the titles; their keys are.
+    expect(await titles('කඩාවත')).toContain(HOLMAN);
+    expect((await titles('අත්තම්මා'))[0]).toBe(ATHTHAMMA);
+  });
+
+  it('ranks English stories first for an English query that matches English text', async () => {
+    // 'galle' is in an English title and, as ගාල්ල, in Sinhala episodes: both are found.
+    const galle = await search('galle');
+    expect(galle[0]!.title).toContain('Galle');
+    expect(galle.some((s) => s.language === 'sinhala')).toBe(true);
+    const firstSinhala = galle.findIndex((s) => s.language === 'sinhala');
+    expect(galle.slice(0, firstSinhala).every((s) => s.language === 'english')).toBe(true);
+    expect(firstSinhala).toBeGreaterThanOrEqual(2);
+    for (const q of ['monsoon', 'lantern keeper', 'the lantern'])
+      expect((await search(q))[0]!.language, q).toBe('english');
+  });
+
+  it('ranks Sinhala stories first for a Singlish query, even when English text has the word', async () => {
+    // 'kalu' is in English episode text too (the Kalu Ganga); the Singlish title outranks it.
+    const kalu = await search('kalu');
+    expect(kalu[0]!.title).toBe(KALU_GANGA);
+    expect(kalu.some((s) => s.language === 'english')).toBe(true);
+  });
+
+  it('finds nothing for nonsense', async () => {
+    expect(await titles('zzqqxxyy')).toEqual([]);
+    expect(await titles('qwxzkv')).toEqual([]);
+  });
+
+  it('fills keys for stories and authors saved before the keys existed', async () => {
+    // Straight to the repository: the route's answers are cached for a few seconds.
+    const db = t.database.db;
+    const repo = storiesRepo(db);
+    const found = async (q: string) => (await repo.search(q, 10, 0)).items;
+    await db.execute(
+      sql`update stories set title_key = null, description_key = null, singlish_doc = null`,
+    );
+    await db.execute(sql`update authors set name_key = null`);
+    expect((await found('holman kadawatha')).map((s) => s.title)).not.toContain(HOLMAN);
+    await repo.backfillSinglishKeys();
+    const left = (await db.execute(
+      sql`select (select count(*) from stories where title_key is null or singlish_doc is null)::int
+        + (select count(*) from authors where name_key is null)::int as n`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(Number(left.rows[0]!.n)).toBe(0);
+    expect((await found('holman kadawatha'))[0]!.title).toBe(HOLMAN);
+    expect((await found('vijesinha'))[0]!.author.name).toBe(SAMAN);
+  });
+});
