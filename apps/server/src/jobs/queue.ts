@@ -11,6 +11,8 @@ export interface SendOptions {
    * queues, so handlers must be idempotent.
    */
   singletonKey?: string;
+  /** With singletonKey: at most one job per key in each slot of this many seconds (pg-boss throttling). */
+  singletonSeconds?: number;
   /** Retries after the first failure (default 5). */
   retryLimit?: number;
   /** Seconds before a retry (default 5; doubled each time with backoff). */

@@ -9,7 +9,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
-import type { JobQueue, SendOptions } from '../../jobs/queue.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
 import { engagementRepo } from './repo.ts';
 
 /** The job that rolls counted views up into per-day views, reads and rating scores. */
@@ -80,13 +80,16 @@ export function engagementService(deps: EngagementDeps) {
     const now = Date.now();
     if (now < rollupCoveredUntil) return;
     try {
-      const id = await queue.send(ROLLUP_JOB, {}, {
-        singletonKey: ROLLUP_JOB,
-        // Not in SendOptions' type, passed through to pg-boss: the slot it deduplicates on.
-        singletonSeconds: ROLLUP_SLOT_SECONDS,
-        startAfter: new Date(now + ROLLUP_DELAY_MS),
-        retryLimit: 2,
-      } as SendOptions);
+      const id = await queue.send(
+        ROLLUP_JOB,
+        {},
+        {
+          singletonKey: ROLLUP_JOB,
+          singletonSeconds: ROLLUP_SLOT_SECONDS,
+          startAfter: new Date(now + ROLLUP_DELAY_MS),
+          retryLimit: 2,
+        },
+      );
       if (id) rollupCoveredUntil = now + ROLLUP_COVERED_MS;
     } catch (err) {
       console.error(`Could not schedule the views roll-up: ${(err as Error).message}`);
