@@ -15,6 +15,7 @@ import { seedDemo } from './db/seed/index.ts';
 import { installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
+import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
 import { loadTokenKeys } from './auth/keys.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
@@ -47,7 +48,8 @@ import { webPushSender } from './modules/notifications/push.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 
-const STATIC_PATHS = /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt)/;
+const STATIC_PATHS =
+  /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js)/;
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -92,6 +94,8 @@ export async function buildApp(
     },
   });
 
+  // Security headers first: their hook must run before any other can answer.
+  await installSecurityHeaders(app, config);
   // Ecosystem plugins first.
   await app.register(swagger, {
     openapi: {
@@ -102,7 +106,7 @@ export async function buildApp(
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', transformStaticCSP: swaggerUiCsp });
   await app.register(rateLimit, {
     max: config.rateLimit.max,
     timeWindow: '1 minute',
@@ -187,6 +191,8 @@ export async function buildApp(
       prefix: '/',
       wildcard: false,
       index: false,
+      // Our own cache-control below; send's default (max-age=0) would overwrite it.
+      cacheControl: false,
       setHeaders: (res, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader(

@@ -1,16 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { BOOT_GLOBAL, UI_LANG_COOKIE, type BootData } from '@kathamala/domain';
+import { BOOT_DATA_ID, UI_LANG_COOKIE, type BootData } from '@kathamala/domain';
 import './styles/fonts.css';
 import { App } from './App.tsx';
 import { createQueryClient } from './queryClient.ts';
-
-declare global {
-  interface Window {
-    [BOOT_GLOBAL]?: BootData;
-  }
-}
 
 /** Without a server (vite dev) there is no boot data: fall back to what the page can tell. */
 const fallbackBoot = (): BootData => ({
@@ -19,7 +13,18 @@ const fallbackBoot = (): BootData => ({
   uiLang: new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=si(?:;|$)`).test(document.cookie) ? 'si' : 'en',
 });
 
-const boot = window[BOOT_GLOBAL] ?? fallbackBoot();
+/** The server's boot data: a JSON data block (CSP runs no inline script), absent under vite dev. */
+const readBoot = (): BootData | null => {
+  const text = document.getElementById(BOOT_DATA_ID)?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as BootData;
+  } catch {
+    return null;
+  }
+};
+
+const boot = readBoot() ?? fallbackBoot();
 const queryClient = createQueryClient(boot.data);
 const root = document.getElementById('root')!;
 

@@ -42,6 +42,10 @@ export async function render(
 function renderToString(element: ReactNode): Promise<string> {
   return new Promise((resolve, reject) => {
     const stream = renderToPipeableStream(element, {
+      // The whole page goes out at once (onAllReady), so nothing is gained by sending large
+      // Suspense boundaries out of line, and doing so costs inline <script>s ($RC) that the
+      // Content-Security-Policy refuses: keep every boundary in place.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       onAllReady() {
         clearTimeout(timer);
         const sink = new PassThrough();

@@ -15,8 +15,11 @@ export interface BootData {
   uiLang: UiLang;
 }
 
-/** The browser reads boot data from this global, written by the server into the page. */
-export const BOOT_GLOBAL = '__KATHAMALA_BOOT__';
+/**
+ * The id of the page's boot data: a `<script type="application/json">` data block, which never
+ * runs (the Content-Security-Policy allows no inline script); the browser JSON.parses its text.
+ */
+export const BOOT_DATA_ID = 'kathamala-boot';
 
 /** UI language: English or Sinhala; remembered in a `lang` cookie so the server renders it. */
 export type UiLang = 'en' | 'si';

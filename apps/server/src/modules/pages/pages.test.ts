@@ -29,7 +29,7 @@ describe('server-rendered public pages', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
     for (const s of stories.slice(0, 3)) expect(contains(res.body, s.title)).toBe(true);
-    expect(res.body).toContain('window.__KATHAMALA_BOOT__=');
+    expect(res.body).toContain('<script type="application/json" id="kathamala-boot">');
     expect(res.body).toMatch(/<link rel="canonical" href="http:\/\/kathamala.test\/"/);
   });
 

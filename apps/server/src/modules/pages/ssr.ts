@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BOOT_GLOBAL, type BootData } from '@kathamala/domain';
+import { BOOT_DATA_ID, type BootData } from '@kathamala/domain';
 
 export type RenderFn = (
   url: string,
@@ -22,23 +22,34 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
   return { template: fs.readFileSync(templateFile, 'utf8'), render: mod.render };
 }
 
-/** JSON that is safe inside a <script> element. */
-const scriptJson = (value: unknown) =>
+/**
+ * JSON that is safe as the text of a <script> element: no `<` can close the element or open a
+ * comment, and `>`, `&` and the line separators are escaped as well, so the text stays JSON
+ * whatever a story title or comment holds.
+ */
+export const scriptJson = (value: unknown) =>
   JSON.stringify(value)
     .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** Puts rendered head, body and boot data into the template. */
+/**
+ * Puts rendered head, body and boot data into the template. The boot data is a JSON data block,
+ * not a script: the Content-Security-Policy runs no inline script, and the client parses it.
+ */
 export const composePage = (
   template: string,
   boot: BootData,
   rendered: { head: string; html: string },
 ) =>
+  // Replacer functions: a replacement string would expand `$'` or `$&` typed in a title.
   template
-    .replace(/<html lang="[^"]*"/, `<html lang="${boot.uiLang}"`)
+    .replace(/<html lang="[^"]*"/, () => `<html lang="${boot.uiLang}"`)
     .replace(
       '<!--app-head-->',
-      `${rendered.head}<script>window.${BOOT_GLOBAL}=${scriptJson(boot)}</script>`,
+      () =>
+        `${rendered.head}<script type="application/json" id="${BOOT_DATA_ID}">${scriptJson(boot)}</script>`,
     )
-    .replace('<!--app-html-->', rendered.html);
+    .replace('<!--app-html-->', () => rendered.html);

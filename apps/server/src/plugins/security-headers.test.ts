@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { apiPaths, BOOT_DATA_ID, coverUrl, type BootData } from '@kathamala/domain';
+import { bearer, createTestApp, type TestApp } from '../test/helpers.ts';
+import { composePage } from '../modules/pages/ssr.ts';
+import { cspDirectives } from './security-headers.ts';
+
+// The page and static-file checks need the built web app (npm test builds it first; WEB_DIST
+// points elsewhere).
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const csp = (res: LightMyRequestResponse) => {
+  const header = String(res.headers['content-security-policy'] ?? '');
+  return new Map(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+};
+
+/** The headers every answer carries, whatever it is. */
+const expectSecurityHeaders = (res: LightMyRequestResponse) => {
+  const policy = csp(res);
+  expect(policy.get('default-src')).toEqual(["'self'"]);
+  expect(policy.get('script-src')).toEqual(["'self'"]);
+  expect(policy.get('script-src-attr')).toEqual(["'none'"]);
+  expect(policy.get('style-src')).toEqual(["'self'"]);
+  expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
+  expect(policy.get('font-src')).toEqual(["'self'"]);
+  expect(policy.get('connect-src')).toEqual(["'self'"]);
+  expect(policy.get('worker-src')).toEqual(["'self'"]);
+  expect(policy.get('manifest-src')).toEqual(["'self'"]);
+  expect(policy.get('object-src')).toEqual(["'none'"]);
+  expect(policy.get('base-uri')).toEqual(["'self'"]);
+  expect(policy.get('form-action')).toEqual(["'self'"]);
+  expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(policy.has('upgrade-insecure-requests')).toBe(false);
+  for (const values of policy.values()) {
+    expect(values).not.toContain("'unsafe-eval'");
+  }
+  expect(res.headers['x-content-type-options']).toBe('nosniff');
+  expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  expect(res.headers['x-frame-options']).toBe('DENY');
+  // Served over http here: no HSTS.
+  expect(res.headers['strict-transport-security']).toBeUndefined();
+  expect(res.headers['cross-origin-embedder-policy']).toBeUndefined();
+};
+
+const page = (url: string) => t.app.inject({ url, headers: { accept: 'text/html' } });
+
+/** Every <script> in the HTML, with its attributes and text. */
+const scriptsOf = (html: string) =>
+  [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)].map((m) => ({
+    attrs: m[1]!,
+    text: m[2]!,
+  }));
+
+describe('security headers', () => {
+  it('are on an API answer, and on errors: 404, 401, 400', async () => {
+    const ok = await t.app.inject(apiPaths.listV2());
+    expect(ok.statusCode).toBe(200);
+    expectSecurityHeaders(ok);
+
+    const missing = await t.app.inject('/api/v1/no/such/call');
+    expect(missing.statusCode).toBe(404);
+    expectSecurityHeaders(missing);
+
+    const refused = await t.app.inject({ url: apiPaths.listV2(), headers: bearer('forged') });
+    expect(refused.statusCode).toBe(401);
+    expectSecurityHeaders(refused);
+
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.login(),
+      payload: { email: 1 },
+    });
+    expect(invalid.statusCode).toBe(400);
+    expectSecurityHeaders(invalid);
+  });
+
+  it('are on a rendered page and the not-found page, which run no inline script', async () => {
+    for (const url of ['/', '/no-such-page']) {
+      const res = await page(url);
+      expect(res.headers['content-type']).toContain('text/html');
+      expectSecurityHeaders(res);
+      const scripts = scriptsOf(res.body);
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const { attrs, text } of scripts) {
+        const external = /\ssrc="\/[^"]+"/.test(attrs);
+        const dataBlock = /\stype="application\/(ld\+)?json"/.test(attrs);
+        expect(external || dataBlock, `<script${attrs}>`).toBe(true);
+        if (external) expect(text.trim()).toBe('');
+      }
+      // No inline handlers or javascript: addresses in the markup either.
+      expect(res.body).not.toMatch(/<[^>]+\son[a-z]+\s*=/i);
+      expect(res.body).not.toMatch(/(href|src|action)\s*=\s*["']?\s*javascript:/i);
+      // Before paint: the reader mark and reading comfort come from a file.
+      expect(res.body).toContain('<script src="/prepaint.js"></script>');
+    }
+  });
+
+  it('carries the boot data as a JSON data block the client parses', async () => {
+    const res = await page('/');
+    const block = scriptsOf(res.body).filter((s) => s.attrs.includes(`id="${BOOT_DATA_ID}"`));
+    expect(block).toHaveLength(1);
+    expect(block[0]!.attrs).toContain('type="application/json"');
+    const boot = JSON.parse(block[0]!.text) as BootData;
+    expect(boot.uiLang).toBe('en');
+    expect(boot.config.publicUrl).toBe('http://kathamala.test');
+    expect(Object.keys(boot.data)).toContain(apiPaths.listV2());
+  });
+
+  it('are on static files; /prepaint.js is kept an hour', async () => {
+    const res = await t.app.inject('/prepaint.js');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('javascript');
+    expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    expectSecurityHeaders(res);
+    expect(res.body).toContain("'kathamala.comfort'");
+
+    const favicon = await t.app.inject('/favicon.svg');
+    expect(favicon.statusCode).toBe(200);
+    expectSecurityHeaders(favicon);
+  });
+
+  it('let covers be shown by other origins (an images host)', async () => {
+    const list = (await t.app.inject(apiPaths.listV2())).json().object.stories as {
+      storyId: number;
+    }[];
+    const res = await t.app.inject(coverUrl('/images', list[0]!.storyId));
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    expect(csp(res).get('default-src')).toEqual(["'self'"]);
+    // Everything else stays same-origin.
+    expect((await t.app.inject(apiPaths.listV2())).headers['cross-origin-resource-policy']).toBe(
+      'same-origin',
+    );
+  });
+
+  it('leave the API docs working: the same policy plus the hash of their logo style', async () => {
+    const res = await t.app.inject('/api/docs');
+    expect(res.statusCode).toBe(200);
+    const policy = csp(res);
+    expect(policy.get('script-src')).toEqual(["'self'"]);
+    expect(policy.get('style-src')).toEqual([
+      "'self'",
+      "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+    ]);
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(scriptsOf(res.body).every((s) => s.attrs.includes('src='))).toBe(true);
+  });
+});
+
+describe('over HTTPS', () => {
+  it('sends HSTS and upgrades insecure requests', async () => {
+    const https = await createTestApp({ PUBLIC_URL: 'https://kathamala.lk', DEMO_SEED: '0' });
+    try {
+      const res = await https.app.inject(apiPaths.listV2());
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000');
+      expect(csp(res).has('upgrade-insecure-requests')).toBe(true);
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe('the policy', () => {
+  it('allows covers from an images host on another origin, and only that origin', () => {
+    const other = cspDirectives({
+      publicUrl: 'https://kathamala.lk',
+      imagesHost: 'https://img.example.net/covers',
+    });
+    expect(other['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://img.example.net']);
+    const same = cspDirectives({
+      publicUrl: 'https://kathamala.lk',
+      imagesHost: 'https://kathamala.lk/images',
+    });
+    expect(same['img-src']).toEqual(["'self'", 'data:', 'blob:']);
+  });
+});
+
+describe('composePage', () => {
+  it('keeps typed text inert: it cannot close the data block, and $-patterns stay as typed', () => {
+    const template =
+      '<html lang="en"><head><!--app-head--></head><body><div id="root"><!--app-html--></div></body></html>';
+    const typed = `</script><script>alert(1)</script><!-- $' $& $\` & > \u2028`;
+    const boot: BootData = {
+      config: { imagesHost: '/images', publicUrl: 'http://x' },
+      data: { '/api/v1/x': { title: typed } },
+      uiLang: 'si',
+    };
+    const html = composePage(template, boot, { head: '<title>t</title>', html: "<p>$'</p>" });
+    const scripts = scriptsOf(html);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.attrs).toBe(` type="application/json" id="${BOOT_DATA_ID}"`);
+    expect(scripts[0]!.text).not.toMatch(/[<>&]/);
+    expect(JSON.parse(scripts[0]!.text)).toEqual(boot);
+    expect(html).toContain('<div id="root"><p>$\'</p></div>');
+    expect(html).toMatch(/^<html lang="si">/);
+  });
+});

@@ -1,0 +1,79 @@
+import type { FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+
+/** What the security headers depend on: where the site and its covers are served from. */
+export interface SecurityHeadersConfig {
+  publicUrl: string;
+  imagesHost: string;
+}
+
+/** Covers are meant to be shown by other origins too (an images host, shared links). */
+const IMAGES_PATH = /^\/images\//;
+
+const originOf = (url: string): string => new URL(url).origin;
+
+/**
+ * Swagger UI draws its logo as an SVG holding a <style> element; this is that element's hash
+ * (`.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}`). An upgrade that
+ * changes it shows up as a violation in apps/web/e2e/security.spec.ts.
+ */
+const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
+/** The policy for the API docs pages (@fastify/swagger-ui's transformStaticCSP): one hash more. */
+export const swaggerUiCsp = (header: string): string =>
+  header.replace(/style-src 'self'(?=;|$)/, `style-src 'self' ${SWAGGER_LOGO_STYLE}`);
+
+/**
+ * The Content-Security-Policy directives. The access token lives in localStorage, so any
+ * script that ran in our pages could take the account: nothing runs but our own files.
+ */
+export function cspDirectives(config: SecurityHeadersConfig): Record<string, string[]> {
+  const self = originOf(config.publicUrl);
+  const images = originOf(config.imagesHost);
+  const https = config.publicUrl.startsWith('https://');
+  return {
+    'default-src': ["'self'"],
+    // No 'unsafe-inline', no 'unsafe-eval': boot data is a JSON data block, the pre-paint
+    // script is /prepaint.js.
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'"],
+    // React renders `style=` attributes (skeleton widths, progress bars) into server HTML.
+    // An attribute cannot run script or load anything img-src does not allow.
+    'style-src-attr': ["'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', ...(images === self ? [] : [images])],
+    'font-src': ["'self'"],
+    'connect-src': ["'self'"],
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    // Over plain http (a laptop, the tests) upgrading would break every request.
+    ...(https ? { 'upgrade-insecure-requests': [] } : {}),
+  };
+}
+
+/**
+ * Security headers on every answer (pages, API, errors, static files, the API docs):
+ * a strict CSP, nosniff, Referrer-Policy, frame denial, and HSTS when served over HTTPS.
+ * Register before any plugin that adds routes, so its onRequest hook runs first.
+ */
+export async function installSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig) {
+  const https = config.publicUrl.startsWith('https://');
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    // Off (helmet's default too): it would refuse covers from an images host on another origin.
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // HSTS only means something over HTTPS; sent over http it would be ignored or, behind a
+    // misconfigured proxy, lock a host out. Not includeSubDomains: other hosts are not ours.
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    xFrameOptions: { action: 'deny' },
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (IMAGES_PATH.test(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
+  });
+}
