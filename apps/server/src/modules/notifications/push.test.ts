@@ -11,7 +11,7 @@ import { apiPaths } from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { loadVapidKeys } from './vapid.ts';
-import { webPushSender } from './push.ts';
+import { isKnownPushService, webPushSender } from './push.ts';
 import { notificationsService } from './service.ts';
 
 /** What the local push service received. */
@@ -332,6 +332,17 @@ describe('VAPID keys', () => {
 });
 
 describe('in production', () => {
+  it("knows the browsers' push services and nothing else", () => {
+    expect(isKnownPushService('https://fcm.googleapis.com/fcm/send/abc')).toBe(true);
+    expect(isKnownPushService('https://updates.push.services.mozilla.com/wpush/v2/x')).toBe(true);
+    expect(isKnownPushService('https://web.push.apple.com/QGx')).toBe(true);
+    expect(isKnownPushService('https://wns2-par02p.notify.windows.com/w/?token=x')).toBe(true);
+    expect(isKnownPushService('http://fcm.googleapis.com/fcm/send/abc')).toBe(false);
+    expect(isKnownPushService('https://evil.example/fcm.googleapis.com')).toBe(false);
+    expect(isKnownPushService('https://fcm.googleapis.com.evil.example/x')).toBe(false);
+    expect(isKnownPushService('not a url')).toBe(false);
+  });
+
   it('takes and sends to https push services only', async () => {
     const viewer = { userId: 1, sessionId: 's', name: 'n', author: false };
     const service = notificationsService({
@@ -343,7 +354,7 @@ describe('in production', () => {
     const b = browser('/plain');
     await expect(service.subscribe(viewer, b.subscription)).rejects.toMatchObject({
       status: 400,
-      message: "'endpoint' must be an https address of a push service.",
+      message: "'endpoint' must be an https address of a browser's push service.",
     });
     const keys = await loadVapidKeys(null, loadConfig({}).vapid);
     received.length = 0;

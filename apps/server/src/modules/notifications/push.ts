@@ -25,6 +25,28 @@ export interface PushSender {
   send(target: PushTarget, message: PushMessage, opts?: { topic?: string }): Promise<PushOutcome>;
 }
 
+/**
+ * The browsers' push services. In production the server only ever POSTs to these, so a
+ * subscription cannot turn it into a client for some other https host.
+ */
+const PUSH_SERVICE_HOSTS = [
+  /^fcm\.googleapis\.com$/,
+  /^android\.googleapis\.com$/,
+  /(^|\.)push\.services\.mozilla\.com$/,
+  /(^|\.)notify\.windows\.com$/,
+  /(^|\.)push\.apple\.com$/,
+];
+
+/** True for an https address of a known browser push service. */
+export const isKnownPushService = (endpoint: string): boolean => {
+  try {
+    const url = new URL(endpoint);
+    return url.protocol === 'https:' && PUSH_SERVICE_HOSTS.some((host) => host.test(url.hostname));
+  } catch {
+    return false;
+  }
+};
+
 /** A new episode is still news for a day; a phone offline longer than that does not need it. */
 const TTL_SECONDS = 24 * 3600;
 const TIMEOUT_MS = 5_000;
@@ -42,7 +64,7 @@ export function webPushSender(
   return {
     publicKey: keys.publicKey,
     async send(target, message, sendOpts = {}) {
-      if (!target.endpoint.startsWith('https://') && !opts.allowHttp) return 'gone';
+      if (!opts.allowHttp && !isKnownPushService(target.endpoint)) return 'gone';
       let details: webpush.RequestDetails;
       try {
         details = webpush.generateRequestDetails(

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { invalid } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import type { PushMessage, PushSender, PushTarget } from './push.ts';
+import { isKnownPushService, type PushMessage, type PushSender, type PushTarget } from './push.ts';
 import { notificationsRepo } from './repo.ts';
 
 /** Jobs started by events (EVENT_SUBSCRIBERS in jobs/events.ts) and the push job they start. */
@@ -222,8 +222,8 @@ export function notificationsService(deps: NotificationsDeps) {
       viewer: Viewer,
       body: { endpoint: string; keys: Omit<PushTarget, 'endpoint'> },
     ) {
-      if (!body.endpoint.startsWith('https://') && !deps.allowHttpPush)
-        throw invalid("'endpoint' must be an https address of a push service.");
+      if (!deps.allowHttpPush && !isKnownPushService(body.endpoint))
+        throw invalid("'endpoint' must be an https address of a browser's push service.");
       const p256dh = decoded(body.keys.p256dh);
       if (!p256dh || p256dh.length !== 65 || p256dh[0] !== 4)
         throw invalid(
