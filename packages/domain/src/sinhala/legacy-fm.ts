@@ -268,10 +268,17 @@ const ENGLISH_WORDS = new Set(
   ).split(' '),
 );
 
-/** Characters that are letters in FM fonts and rare inside English words. */
-const FM_INNER = /[\p{L}\d][;:<>[\]{}|~`%^!=+][\p{L}]|;[\p{L}=]/u;
-/** A kombuva, then a consonant key English words do not start with after f. */
-const FM_KOMBUVA_START = /^f{1,2}[kjmnvgcp.,;:<>[YNOILKMGPV*]/;
+/**
+ * Byte shapes FM text is full of and English or Singlish words do not have: punctuation keys
+ * used as letters inside a word (`o;a;` දත්ත, `ud,s.dj` මාලිගාව), Latin-1 glyph letters (`ú` වි),
+ * a capital inside a word (`ixLHdxl` සංඛ්‍යාංක; not the capitals of Singlish typing, N L T D A R
+ * and Sh: `guNaya` is Singlish), a kombuva before a consonant key (`fld` කො),
+ * the FM full stop `'` after a letter.
+ */
+const FM_MARK =
+  /[\p{L}\d][;,.<>[\]{}|~%:'`^=+!][\p{L}]|[;,.<>[\]{}|~%:`^][\p{L}]|[\u00A0-\u02FF\u2018-\u203A]|^f{1,2}[kjmnvgcp.,;:<>[YNOILKMGPV*]|[A-Za-z;,.<>[\]|]'$/u;
+/** A capital inside a word with small letters too (so acronyms like OK and BBC do not count). */
+const FM_CAPITAL = /[\p{L}%](?:[BCEFGHIJKMOPQUVWXY]|S(?!h))/u;
 
 const CONSONANT_RANGE = '[\\u0D9A-\\u0DC6]';
 /** A run of well-formed Sinhala syllables: consonant clusters with one sign, or a vowel. */
@@ -293,26 +300,62 @@ const readsAsSinhala = (word: string): boolean => {
  * read through the FM table, nearly every FM word is a well-formed Sinhala syllable run (83-100%
  * of words) while English, Singlish, URLs and code fall apart (at most 75%: a word starting with
  * a, d, e, s or q starts with a vowel sign, `ee` is two signs in a row...); and English text has
- * common English words. Very short texts also need a byte pattern English never makes.
+ * common English words; and at least a fifth of the words carry a byte shape of FM_MARK (real
+ * FM paragraphs: 60-100%; Singlish like `mama gedara yanawa`, which also reads as FM: none).
  */
 export const isLegacySinhala = (text: string): boolean => {
   const plain = text.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ').replace(/\S+@\S+\.\S+/g, ' ');
-  // Already Unicode Sinhala: nothing to convert.
-  if (/[\u0D80-\u0DFF]/.test(plain)) return false;
-  // Code and style sheets: a line ending in a brace, an arrow, a keyword.
-  if (/[{}]\s*$|=>|\b(?:const|function|return|import|export|class)\b/m.test(plain)) return false;
-  const words = plain.split(/\s+/).filter((word) => /[A-Za-z]/.test(word));
-  if (words.length === 0) return false;
+  // Mostly Unicode Sinhala already, or code: nothing to convert.
+  if (unicodeShare(plain) >= 0.2 || looksLikeCode(plain)) return false;
+  const { words, english, sinhala, marked } = measure(plain);
+  if (words === 0) return false;
+  if (english / words >= 0.15) return false;
+  if (sinhala / words < 0.8) return false;
+  return marked / words >= 0.2;
+};
+
+/** Share of the letters that are Unicode Sinhala. */
+const unicodeShare = (text: string): number => {
+  const letters = text.match(/[\p{L}\p{M}]/gu)?.length ?? 0;
+  const sinhala = text.match(/[\u0D80-\u0DFF]/g)?.length ?? 0;
+  return letters === 0 ? 0 : sinhala / letters;
+};
+
+/** Code and style sheets: a line ending in a brace, an arrow, a keyword. */
+const looksLikeCode = (text: string): boolean =>
+  /[{}]\s*$|=>|\b(?:const|function|return|import|export|class)\b/m.test(text);
+
+/** Counts the Latin-bearing words, the common English ones, those that read as Sinhala in FM. */
+const measure = (text: string) => {
+  let words = 0;
   let english = 0;
   let sinhala = 0;
   let marked = 0;
-  for (const word of words) {
-    const bare = word.toLowerCase().replace(/^[^a-z]+|[^a-z]+$/g, '');
+  for (const word of text.split(/\s+/)) {
+    if (!/[A-Za-z]/.test(word)) continue;
+    words += 1;
+    // `;` is not stripped: in FM it is the letter ත (`we;` is ඇත, not the English "we").
+    const bare = word.toLowerCase().replace(/^[("'“‘]+|[.,!?:)"'”’]+$/g, '');
     if (ENGLISH_WORDS.has(bare)) english += 1;
     if (readsAsSinhala(word)) sinhala += 1;
-    if (FM_INNER.test(word) || FM_KOMBUVA_START.test(word) || /[a-zA-Z]'$/.test(word)) marked += 1;
+    if (FM_MARK.test(word) || (FM_CAPITAL.test(word) && /[a-z]/.test(word))) marked += 1;
   }
-  if (english / words.length >= 0.15) return false;
-  if (sinhala / words.length < 0.8) return false;
-  return words.length >= 3 || marked > 0;
+  return { words, english, sinhala, marked };
 };
+
+/**
+ * Converts a whole legacy document line by line (after isLegacySinhala said yes): lines that
+ * read as FM are converted, lines already in Unicode Sinhala or reading as English or code
+ * ("Chapter 1", a web address) are kept, so a mixed document comes out whole.
+ */
+export const legacyDocumentToUnicode = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => {
+      const plain = line.replace(/\b(?:https?:\/\/|www\.)\S+/gi, ' ');
+      if (unicodeShare(plain) >= 0.2 || looksLikeCode(plain)) return line;
+      const { words, english, sinhala } = measure(plain);
+      if (words === 0 || english / words >= 0.15 || sinhala / words < 0.6) return line;
+      return legacyToUnicode(line);
+    })
+    .join('\n');
