@@ -28,7 +28,11 @@ export const users = pgTable(
     isAuthor: boolean('is_author').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_key').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_key').on(sql`lower(${t.email})`),
+    // Usernames are unique as readers see them (case and joiners aside): mentions find one person.
+    uniqueIndex('users_username_key').on(sql`fold_key(${t.username})`),
+  ],
 );
 
 /** One row per login; logout sets revoked_at and the token stops working at once. */

@@ -19,7 +19,7 @@ afterAll(() => t.close());
 const signupBody = (over: Record<string, unknown> = {}) => ({
   email: `new.${Math.random().toString(36).slice(2)}@example.com`,
   password: 'a long enough password',
-  username: 'Nimal',
+  username: `Nimal ${Math.random().toString(36).slice(2, 8)}`,
   ...over,
 });
 
@@ -28,7 +28,7 @@ describe('signup and login', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/user/signup',
-      payload: signupBody({ username: 'Amaya' }),
+      payload: signupBody({ username: 'Sanduni' }),
     });
     expect(res.statusCode).toBe(200);
     const token = res.json().object.accesstoken;
@@ -37,7 +37,7 @@ describe('signup and login', () => {
     expect(jwks.keys[0].d).toBeUndefined();
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0].kid });
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks));
-    expect(payload).toMatchObject({ name: 'Amaya', author: false });
+    expect(payload).toMatchObject({ name: 'Sanduni', author: false });
   });
 
   it('refuses a second account with the same e-mail, whatever its case', async () => {
@@ -199,6 +199,41 @@ describe('sessions', () => {
       payload: { username: 'abc\u202Edef' },
     });
     expect(bidi.statusCode).toBe(400);
+  });
+});
+
+describe('usernames are unique as readers see them', () => {
+  const change = (token: string, username: string) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/user/change-username',
+      headers: bearer(token),
+      payload: { username },
+    });
+
+  it('refuses a taken username on sign-up and on change, case and joiners aside', async () => {
+    const first = await t.signup();
+    expect((await change(first, 'ශ්‍රී Kavi')).statusCode).toBe(200);
+
+    const second = await t.signup();
+    for (const name of ['ශ්‍රී Kavi', 'ශ්රී KAVI']) {
+      const res = await change(second, name);
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        code: 5,
+        message: 'That username is taken. Please choose another.',
+      });
+    }
+    const signup = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: signupBody({ username: 'ශ්‍රී kavi' }),
+    });
+    expect(signup.statusCode).toBe(409);
+    expect(signup.json().message).toBe('That username is taken. Please choose another.');
+
+    // Keeping one's own name (in another case) is not "taken".
+    expect((await change(first, 'ශ්‍රී KAVI')).statusCode).toBe(200);
   });
 });
 

@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { authors, sessions, users } from '../../db/schema.ts';
 
@@ -19,8 +20,28 @@ export const authRepo = (db: Db) => ({
   insertUser: async (v: { email: string; passwordHash: string; username: string }) =>
     (await db.insert(users).values(v).onConflictDoNothing().returning())[0],
 
-  setUsername: (id: number, username: string) =>
-    db.update(users).set({ username }).where(eq(users.id, id)),
+  /** True when someone other than `exceptId` has this username as readers see it (case, joiners aside). */
+  usernameTaken: async (username: string, exceptId = 0) =>
+    (
+      await db
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          and(sql`fold_key(${users.username}) = fold_key(${username})`, ne(users.id, exceptId)),
+        )
+        .limit(1)
+    ).length > 0,
+
+  /** Sets the username; false when the unique index refused it (someone took it meanwhile). */
+  setUsername: async (id: number, username: string) => {
+    try {
+      await db.update(users).set({ username }).where(eq(users.id, id));
+      return true;
+    } catch (err) {
+      if (isUniqueViolation(err)) return false;
+      throw err;
+    }
+  },
 
   insertSession: (v: { id: string; userId: number; expiresAt: Date }) =>
     db.insert(sessions).values(v),

@@ -10,6 +10,7 @@ import type { AuthRepo } from './repo.ts';
 export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 const WRONG_CREDENTIALS = 'The e-mail address or password is not correct.';
+const USERNAME_TAKEN = 'That username is taken. Please choose another.';
 
 const cleanUsername = (raw: string) => {
   const name = toStored(raw).trim().replace(/\s+/g, ' ');
@@ -49,13 +50,19 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
       const email = input.email.trim();
       if (await repo.findUserByEmail(email))
         throw conflict('An account with this e-mail address already exists. Please log in.');
+      if (await repo.usernameTaken(username)) throw conflict(USERNAME_TAKEN);
       const user = await repo.insertUser({
         email,
         username,
         passwordHash: await hashPassword(input.password),
       });
+      // Two sign-ups at once: the unique indexes decide, and the loser hears which one.
       if (!user)
-        throw conflict('An account with this e-mail address already exists. Please log in.');
+        throw conflict(
+          (await repo.findUserByEmail(email))
+            ? 'An account with this e-mail address already exists. Please log in.'
+            : USERNAME_TAKEN,
+        );
       return startSession(user);
     },
 
@@ -78,7 +85,8 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
 
     async changeUsername(viewer: Viewer, raw: string) {
       const username = cleanUsername(raw);
-      await repo.setUsername(viewer.userId, username);
+      if (await repo.usernameTaken(username, viewer.userId)) throw conflict(USERNAME_TAKEN);
+      if (!(await repo.setUsername(viewer.userId, username))) throw conflict(USERNAME_TAKEN);
       return username;
     },
 

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "users_username_key" ON "users" USING btree (fold_key("username"));
