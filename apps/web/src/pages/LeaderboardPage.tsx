@@ -27,6 +27,7 @@ export default function LeaderboardPage() {
         <div className={styles.listHead}>
           <h1 className={styles.heading}>{t('leaderboard.title')}</h1>
           <p className={styles.lead}>{t('leaderboard.lead')}</p>
+          <p className={own.note}>{t('leaderboard.rankingsSoon')}</p>
         </div>
         <h2 id="top-rated" className={own.subheading}>
           {t('leaderboard.topRated')}
@@ -55,9 +56,6 @@ export default function LeaderboardPage() {
       </section>
       <aside className={styles.aside} aria-label={t('leaderboard.trending')}>
         <TrendingList />
-        <InfoNotice>
-          <p>{t('leaderboard.rankingsSoon')}</p>
-        </InfoNotice>
       </aside>
     </div>
   );
