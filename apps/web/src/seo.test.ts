@@ -87,6 +87,19 @@ describe('metaForUrl', () => {
     expect(metaForUrl('/publish/story/', boot()).noindex).toBe(true);
   });
 
+  it('keeps the bookmarks page out of search engines and lets the leaderboard be found', () => {
+    expect(metaForUrl('/bookmarks/', boot())).toMatchObject({
+      title: 'Bookmarks – Kathamala',
+      noindex: true,
+    });
+    const board = metaForUrl('/leaderboard', boot());
+    expect(board).toMatchObject({
+      title: 'Leaderboard – Kathamala',
+      canonicalPath: '/leaderboard/',
+    });
+    expect(board.noindex).toBeUndefined();
+  });
+
   it('titles pages in the UI language', () => {
     expect(metaForUrl('/category?c=mystery', boot({}, 'si'))).toMatchObject({
       title: 'අභිරහස් – Kathamala',

@@ -84,6 +84,14 @@ export function metaForUrl(
     };
   }
   if (pathname === '/') return base;
+  // The leaderboard is public and worth finding; the reader's own pages are not.
+  if (/^\/leaderboard\/?$/.test(pathname))
+    return {
+      ...base,
+      title: pageTitle(t, t('leaderboard.title')),
+      description: t('leaderboard.lead'),
+      canonicalPath: '/leaderboard/',
+    };
   if (/^\/category\/?$/.test(pathname)) {
     const slug = searchParams.get('c');
     const categories = (boot.data[apiPaths.categories()] as Category[] | undefined) ?? [
@@ -102,6 +110,7 @@ export function metaForUrl(
     '/signup': 'auth.signupTitle',
     '/account': 'account.title',
     '/statistics': 'stats.title',
+    '/bookmarks': 'bookmarks.title',
     '/publish/story': 'nav.write',
   };
   const key = simple[pathname.replace(/\/$/, '')];
