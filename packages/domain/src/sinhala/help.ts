@@ -31,7 +31,7 @@ export const SINGLISH_HELP: ReadonlyArray<{ keys: string; sinhala: string }> = [
   { keys: 'chh', sinhala: 'ඡ · chhaayaa ඡායා' },
   { keys: 'j', sinhala: 'ජ · jalaya ජලය' },
   { keys: 'jh', sinhala: 'ඣ · jhaanaya ඣානය' },
-  { keys: 'ny', sinhala: 'ඤ · nyaathiyaa ඤාතියා' },
+  { keys: 'kn', sinhala: 'ඤ · knaathiyaa ඤාතියා' },
   { keys: 'gn', sinhala: 'ඥ · gnaanaya ඥානය' },
   { keys: 't', sinhala: 'ට · rata රට' },
   { keys: 'T', sinhala: 'ඨ · kaNTaya කණ්ඨය' },

@@ -12,6 +12,7 @@
  * same Latin folding:
  *   - lower case; aspirates lose their h (kh gh ch jh th dh ph bh sh → k g c j t d p b s), chh → c;
  *   - retroflex and dental meet (ට/ත → t, ඩ/ද → d, ණ/න → n, ළ/ල → l); ශ/ෂ/ස → s; v → w;
+ *     kn (the typing key of ඤ) → ny;
  *   - vowel length goes: Sinhala long vowels romanize short (ා a, ී i, ේ e, ෝ o) and typed runs
  *     collapse (aa → a, ii → i, ee → e, oo → o), as in the typing scheme where ee is ේ; the
  *     English-style `ee` for ී (sangeetha) and `oo` for ූ (poosa) then differ by one letter,
@@ -20,6 +21,8 @@
  *     langka meet, while `ng` before a vowel stays (ගඟ, ගංගා, ganga);
  *   - any run of one letter collapses (mm → m), so doubled consonants meet single ones;
  *   - anything that is not a letter or digit becomes a space; spaces collapse; words stay apart.
+ * Limits: a one-vowel change in a short word (pusa / poosa) is below pg_trgm's default 0.3
+ * similarity; `x` typed for ං is not folded (English words have x); nothing is stemmed.
  * English text goes through the same Latin folding ("the lantern" → "te lantern"), so an English
  * query still matches English text; only the key changes, never the stored text.
  */
@@ -140,6 +143,7 @@ const isSign = (ch: string): boolean => /[\u0DCF-\u0DDF\u0DF2\u0DF3]/.test(ch);
 const foldLatin = (latin: string): string =>
   latin
     .replace(/v/g, 'w')
+    .replace(/kn/g, 'ny')
     .replace(/a+e/g, 'e')
     .replace(/ei/g, 'e')
     .replace(/(\p{L})\1+/gu, '$1')

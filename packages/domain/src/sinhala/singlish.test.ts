@@ -64,7 +64,7 @@ describe('transliterate', () => {
       ['chha', 'ඡ'],
       ['ja', 'ජ'],
       ['jha', 'ඣ'],
-      ['nya', 'ඤ'],
+      ['kna', 'ඤ'],
       ['gna', 'ඥ'],
       ['ta', 'ට'],
       ['Ta', 'ඨ'],

@@ -6,7 +6,7 @@
  * The scheme (one meaning per key; case matters only where a capital is listed):
  *   consonants  k ක  kh ඛ  g ග  gh ඝ  nng ඟ  (ng is ං, plus ග before a vowel: nangi නංගි;
  *               n before k, g or h is ං too: lankaa ලංකා, sinhala සිංහල, as Sinhala spells)
- *               ch/c ච  chh ඡ  j ජ  jh ඣ  ny ඤ  gn ඥ
+ *               ch/c ච  chh ඡ  j ජ  jh ඣ  kn ඤ  gn ඥ
  *               t ට  T ඨ  d ඩ  D ඪ  nnd ඬ   th ත  Th ථ  dh ද  Dh ධ  nndh ඳ
  *               n න  N ණ  p ප  ph ඵ  b බ  bh භ  m ම  mmb ඹ
  *               y ය  r ර  l ල  L ළ  w/v ව  sh ශ  Sh ෂ  s ස  h හ  f ෆ
@@ -18,7 +18,8 @@
  * a vowel takes rakaransaya / yansaya with the zero-width joiner (kra ක්‍ර, kya ක්‍ය).
  * sri, shri, srii and shrii all give ශ්‍රී. Choices where the common schemes disagree:
  * `ee` is ඒ (kee කේ) and `oo` is ඕ (koo කෝ), so the long i and u are `ii` and `uu`; ඍ is
- * `Ru` because `ru` must stay ර + ු (guru ගුරු). A capital with no meaning of its own reads as
+ * `Ru` because `ru` must stay ර + ු (guru ගුරු); ඤ is `kn` (as in Helakuru) because `ny` is
+ * න + yansaya far more often (saamaanya සාමාන්‍ය, Dhanyawaadha ධන්‍යවාද). A capital with no meaning of its own reads as
  * its small letter (phones capitalise the first letter: Gedara ගෙඩර), and so does H at a word
  * start (ඃ never starts a word); A, T, D, N, L, Sh, Th, Dh keep their meaning, as in Helakuru.
  * Digits, punctuation, spaces and non-Latin text pass through unchanged.
@@ -40,7 +41,7 @@ const CONSONANTS: Readonly<Record<string, string>> = {
   chh: 'ඡ',
   j: 'ජ',
   jh: 'ඣ',
-  ny: 'ඤ',
+  kn: 'ඤ',
   gn: 'ඥ',
   t: 'ට',
   T: 'ඨ',

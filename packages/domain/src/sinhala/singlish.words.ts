@@ -35,6 +35,7 @@ export const SINGLISH_WORDS: ReadonlyArray<readonly [latin: string, sinhala: str
   ['manaaliya', 'මනාලිය'],
   ['shiShyayaa', 'ශිෂ්\u200Dයයා'],
   ['janathaawa', 'ජනතාව'],
+  ['knaathiyaa', 'ඤාතියා'],
   // Food and the kitchen.
   ['bath', 'බත්'],
   ['kaaema', 'කෑම'],
@@ -247,6 +248,10 @@ export const SINGLISH_WORDS: ReadonlyArray<readonly [latin: string, sinhala: str
   ['wesak', 'වෙසක්'],
   ['pooya', 'පෝය'],
   ['theeruma', 'තේරුම'],
+  ['saamaanya', 'සාමාන්\u200Dය'],
+  ['Dhanyawaadha', 'ධන්\u200Dයවාද'],
+  ['shuunya', 'ශූන්\u200Dය'],
+  ['kanyaawa', 'කන්\u200Dයාව'],
   // Numbers.
   ['eka', 'එක'],
   ['dheka', 'දෙක'],
