@@ -287,3 +287,20 @@ test('Login from the header of a story page comes back to the story', async ({ p
   await expect(page).toHaveURL(detailsPath(story.storyId, 2));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(story.title);
 });
+
+test('the account page refuses a too-short or taken username with a clear message', async ({
+  page,
+  request,
+}) => {
+  const other = newReader();
+  await request.post(apiPaths.signup(), { data: other });
+  await useToken(page, await signupByApi(request));
+  await page.goto('/account');
+  const field = page.getByLabel('New username');
+  await field.fill('ab');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Use 3 to 30 characters.')).toBeVisible();
+  await field.fill(other.username.toUpperCase());
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('That username is taken. Please choose another.')).toBeVisible();
+});
