@@ -208,6 +208,17 @@ test('a reader comments, replies, mentions someone in the thread and removes a c
   await expect(sent).toContainText(`@${other.username} @zzqx`);
   await expect(theirs.getByRole('button', { name: 'Hide replies' })).toBeVisible();
 
+  // Report the other reader's comment with a reason.
+  await theirs.getByRole('button', { name: 'Report' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Report this response' });
+  await dialog.getByRole('radio', { name: 'Spoiler' }).check();
+  const reported = page.waitForResponse((r) => r.url().includes('/comment/report/'));
+  await dialog.getByRole('button', { name: 'Send report' }).click();
+  expect((await reported).request().postDataJSON()).toMatchObject({ reason: 'Spoiler' });
+  await expect(dialog.getByText('Thank you. Our editors will review it.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+
   // Remove the reader's own comment: gone from the list and after a reload.
   await mine.getByRole('button', { name: 'Remove' }).click();
   await expect(section.getByRole('listitem').filter({ hasText: markup })).toHaveCount(0);
