@@ -90,6 +90,13 @@ const AROUND: Readonly<Record<string, readonly [before: string, after: string]>>
   '\u0DDE': ['f', '!'],
 };
 
+const RA_GLYPHS: Readonly<Record<string, string>> = {
+  '\u0DD4': 're',
+  '\u0DD6': 'rE',
+  '\u0DD0': '/',
+  '\u0DD1': '?',
+};
+
 /** Writes NFC Unicode Sinhala as FM Abhaya bytes (Latin text passes through). */
 export const unicodeToFm = (text: string): string => {
   const chars = Array.from(text.normalize('NFC'));
@@ -121,13 +128,10 @@ export const unicodeToFm = (text: string): string => {
       continue;
     }
     const after = sign === undefined ? undefined : AFTER[sign];
-    // රු, රූ and රැ are single glyphs in these fonts.
-    if (
-      ch === 'ර' &&
-      cluster === 'r' &&
-      (sign === '\u0DD4' || sign === '\u0DD6' || sign === '\u0DD0')
-    ) {
-      out += sign === '\u0DD4' ? 're' : sign === '\u0DD6' ? 'rE' : '/';
+    // රු, රූ, රැ and රෑ are single glyphs in these fonts.
+    const ra = ch === 'ර' && cluster === 'r' && sign !== undefined ? RA_GLYPHS[sign] : undefined;
+    if (ra !== undefined) {
+      out += ra;
       i += 1;
       continue;
     }

@@ -19,9 +19,35 @@ const YANSA = HAL + ZWJ + 'ය';
 
 /** Stand-ins while reordering (Unicode private use area; replaced before returning). */
 const KOMBUVA = '\uE001';
-const KSHA = '\uE002'; // ක්ෂ: one cluster, so a kombuva in front moves past the whole of it
+/**
+ * Conjuncts drawn as one glyph stand in as one private-use character while reordering, so a
+ * kombuva in front moves past the whole cluster (f‡ is න්දෙ, not න්ෙද).
+ */
+const CLUSTERS: Readonly<Record<string, string>> = {
+  '\uE002': 'ක්ෂ',
+  '\uE003': 'ද්ධ',
+  '\uE004': 'ද්ව',
+  '\uE005': 'න්ද',
+  '\uE006': 'ත්ථ',
+  '\uE007': 'ත්ව',
+  '\uE008': 'ට්ඨ',
+};
+const [KSHA, DDHA, DVA, NDA, TTHA, TVA, TTTHA] = Object.keys(CLUSTERS) as [
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+  string,
+];
 
-/** FM glyph sequences to Unicode. Longest sequence wins (`wd` ආ before `w` අ). */
+/**
+ * FM glyph sequences to Unicode. Longest sequence wins (`wd` ආ before `w` අ). Where the two
+ * references disagree we follow the glyph pairs of the font (ä ඩි / ã ඩී, like á ටි / à ටී)
+ * and manula-sameera/fm-to-unicode's corrections (¨ ලු, × ඥා, Ø ඤා, ? රෑ, the backtick
+ * prenasal forms `o ඳ, `v ඬ, `. ඟ).
+ */
 const GLYPHS: Readonly<Record<string, string>> = {
   // Vowels.
   w: 'අ',
@@ -33,6 +59,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   W: 'උ',
   'W!': 'ඌ',
   R: 'ඍ',
+  RD: 'ඎ',
   Ì: 'ඏ',
   Ï: 'ඐ',
   t: 'එ',
@@ -40,6 +67,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   ft: 'ඓ',
   T: 'ඔ',
   '´': 'ඕ',
+  Ta: 'ඕ',
   'T!': 'ඖ',
   // Consonants.
   l: 'ක',
@@ -49,6 +77,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   X: 'ඞ',
   '`y': 'ඟ',
   '`.': 'ඟ',
+  '`P': 'ඦ',
   Õ: 'ඟ',
   p: 'ච',
   P: 'ඡ',
@@ -56,9 +85,9 @@ const GLYPHS: Readonly<Record<string, string>> = {
   '®': 'ඣ',
   CO: 'ඣ',
   '[': 'ඤ',
-  Ø: 'ඤ',
+  Ø: 'ඤා',
   '{': 'ඥ',
-  '×': 'ඥ',
+  '×': 'ඥා',
   g: 'ට',
   G: 'ඨ',
   v: 'ඩ',
@@ -66,12 +95,14 @@ const GLYPHS: Readonly<Record<string, string>> = {
   K: 'ණ',
   '~': 'ඬ',
   '`V': 'ඬ',
+  '`v': 'ඬ',
   ';': 'ත',
   ':': 'ථ',
   o: 'ද',
   O: 'ධ',
   k: 'න',
   '|': 'ඳ',
+  '`o': 'ඳ',
   m: 'ප',
   M: 'ඵ',
   n: 'බ',
@@ -90,6 +121,14 @@ const GLYPHS: Readonly<Record<string, string>> = {
   '*': 'ෆ',
   CI: KSHA,
   Ë: KSHA,
+  Š: DDHA,
+  '`O': DDHA,
+  '„': DVA,
+  '`j': DVA,
+  '‡': NDA,
+  '†': TTHA,
+  '…': TVA,
+  '`G': TTTHA,
   // Consonants drawn with their hal kirima.
   C: 'ක්',
   Ä: 'ඛ්',
@@ -97,7 +136,8 @@ const GLYPHS: Readonly<Record<string, string>> = {
   Ê: 'ජ්',
   þ: 'ඡ්',
   Ü: 'ට්',
-  Ù: 'ඩ්',
+  Ù: 'ඞ්',
+  '`Ù': 'ඬ්',
   F: 'ත්',
   è: 'ධ්',
   J: 'න්',
@@ -106,7 +146,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   ò: 'ඹ්',
   '¾': 'ර්',
   õ: 'ව්',
-  â: 'ඞ්',
+  â: 'ඩ්',
   å: 'ඬ්',
   // Consonants drawn with their vowel sign.
   '/': 'රැ',
@@ -116,15 +156,26 @@ const GLYPHS: Readonly<Record<string, string>> = {
   Í: 'රී',
   '¿': 'ළු',
   Æ: 'ලූ',
-  '¨': 'ලූ',
+  '¨': 'ලු',
   ÿ: 'දු',
   È: 'දි',
   '§': 'දී',
   Þ: 'දා',
   '±': 'දැ',
   '÷': 'ඳු',
+  '`ÿ': 'ඳු',
+  ª: 'ඳූ',
+  '`¥': 'ඳූ',
+  '¥': 'දූ',
+  '\\': 'ඳා',
+  '?': 'රෑ',
   '¢': 'ඳි',
+  '`È': 'ඳි',
+  ý: 'ඡි',
+  '‹': DDHA + 'ි',
+  '‰': DVA + 'ි',
   '£': 'ඳී',
+  '`§': 'ඳී',
   ƒ: 'ඳැ',
   '¯': 'ඣි',
   ˉ: 'ඣි',
@@ -146,8 +197,10 @@ const GLYPHS: Readonly<Record<string, string>> = {
   Ú: 'ඵී',
   á: 'ටි',
   à: 'ටී',
-  ã: 'ඞී',
+  ã: 'ඩී',
+  '`ã': 'ඬී',
   ä: 'ඩි',
+  '`ä': 'ඬි',
   ç: 'ඬි',
   é: 'ඬී',
   ê: 'ධි',
@@ -169,10 +222,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   H: YANSA,
   ø: 'ද' + RAKAR,
   '›': 'ශ' + RAKAR + 'ී',
-  '…': 'ත්ව',
-  '‡': 'න්ද',
-  ˆ: 'න්දා',
-  '†': 'ත්ථ',
+  ˆ: NDA + 'ා',
   // Vowel signs and other signs.
   f: KOMBUVA,
   a: HAL,
@@ -189,6 +239,7 @@ const GLYPHS: Readonly<Record<string, string>> = {
   D: 'ෘ',
   DD: 'ෲ',
   '!': 'ෟ',
+  '!!': 'ෳ',
   x: 'ං',
   '#': 'ඃ',
   '½': 'ඃ',
@@ -215,14 +266,14 @@ const GLYPHS: Readonly<Record<string, string>> = {
 const MAX_GLYPH = Math.max(...Object.keys(GLYPHS).map((key) => key.length));
 
 /** Unicode consonants U+0D9A to U+0DC6, plus the ක්ෂ stand-in. */
-const CONSONANT = `[\\u0D9A-\\u0DC6${KSHA}]`;
+const CONSONANT = `[\\u0D9A-\\u0DC6${Object.keys(CLUSTERS).join('')}]`;
 /** A kombuva (or two, for ෛ) typed before its consonant and any rakaransaya/yansaya. */
 const PREFIX_VOWEL = new RegExp(`(${KOMBUVA}{1,2})(${CONSONANT}(?:${HAL}${ZWJ}[රය])*)`, 'gu');
 
 /** Converts FM Abhaya (family) text to Unicode Sinhala NFC; unknown characters are kept. */
 export const legacyToUnicode = (text: string): string => {
-  // The al-lakuna of ේ may be typed before the rakaransaya (fYa% and fY%a are both ශ්‍රේ).
-  const source = text.replace(/a%/g, '%a');
+  // A sign may be typed before the rakaransaya (fYa% and fY%a are both ශ්‍රේ, ls% is ක්‍රි).
+  const source = text.replace(/([asS])%/g, '%$1');
   let out = '';
   let pos = 0;
   while (pos < source.length) {
@@ -252,7 +303,7 @@ export const legacyToUnicode = (text: string): string => {
           cluster + (kombuva.length === 2 ? '\u0DDB' : '\u0DD9'),
       )
       .replaceAll(KOMBUVA, '\u0DD9')
-      .replaceAll(KSHA, 'ක්ෂ')
+      .replace(/[\uE002-\uE008]/g, (standIn) => CLUSTERS[standIn] ?? standIn)
       .normalize('NFC')
   );
 };

@@ -6,7 +6,7 @@
  * that project's, with the zero-width joiner added to rakaransaya and yansaya (our stored form).
  * The rest are public strings typed by people in FM fonts: the heading of the Sri Lanka
  * government gazette, an association name set in FM Bindumathi in a public Java form, and
- * questions from a public Android history quiz; their Unicode was read by us letter by letter
+ * questions and answers from a public Android history quiz; their Unicode was read by us letter by letter
  * and keeps the typists' own spellings (වරග, ශ්‍රි, වාරතාවක්). The words are every distinct
  * word of those texts.
  */
@@ -48,6 +48,8 @@ export const LEGACY_PARAGRAPHS: ReadonlyArray<readonly [fm: string, unicode: str
     'තමන් විසින් නුදුටු එහෙත් වෙනත් අය විසින් පවසන ලද තොරතුරු මත පිහිටා ශ්\u200Dරි ලංකාව පිළිබඳව තබා ඇති විදේශීය වාරතාවක් වන්නේ',
   ],
   ['furg merKs;u Ys,d ,sms y|qkajkq ,nkafka', 'මෙරට පැරණිතම ශිලා ලිපි හඳුන්වනු ලබන්නේ'],
+  ['uyjxYh rpkd jS we;af;a', 'මහවංශය රචනා වී ඇත්තේ'],
+  ['ls%mq 4-5 ishjfiaoSh', 'ක්\u200Dරිපු 4-5 සියවසේදීය'],
 ];
 
 export const LEGACY_WORDS: ReadonlyArray<readonly [fm: string, unicode: string]> = [
