@@ -4,12 +4,14 @@
  * and punctuation that only look Sinhala in that font. This module recognises such text and
  * converts it to Unicode Sinhala (NFC, ZWJ in rakaransaya and yansaya).
  *
- * The glyph table below is our own reimplementation, checked against the public FM Abhaya
- * mappings of akuruAI/Pandukabhaya (mappings/fm_abhaya.json) and Open-SL/sinhala-unicode-converter
- * (src/translators/fm_abaya_to_unicode.ts), which derive from the UCSC converter. Those list every
- * consonant and vowel-sign combination one by one; here the glyphs are mapped once and the vowel
- * signs these fonts type BEFORE their consonant (the kombuva `f`, doubled `ff` for ෛ) are moved
- * after the consonant cluster by rule, so every combination comes out right, including rare ones.
+ * The glyph table below is our own reimplementation (no code copied), checked against the public
+ * FM Abhaya mappings of akuruAI/Pandukabhaya (mappings/fm_abhaya.json) and
+ * Open-SL/sinhala-unicode-converter (src/translators/fm_abaya_to_unicode.ts), both derived from
+ * the UCSC converter, and manula-sameera/fm-to-unicode (code.gs). DL Manel text shares the
+ * layout for the common letters (Open-SL's DL Manel test reads like FM). Those converters list
+ * every consonant and vowel-sign combination one by one; here the glyphs are mapped once and the
+ * vowel signs these fonts type BEFORE their consonant (the kombuva `f`, doubled `ff` for ෛ) are
+ * moved after the consonant cluster by rule, so every combination comes out right, rare ones too.
  */
 
 const ZWJ = '\u200D';
