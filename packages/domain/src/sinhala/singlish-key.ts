@@ -152,6 +152,12 @@ const foldLatin = (latin: string): string =>
     .replace(/([kgcjtdpbs])h/g, '$1')
     .replace(/(\p{L})\1+/gu, '$1');
 
+/**
+ * Bumped whenever the folding below changes: keys stored by the server with an older version
+ * must be recomputed, or stored and query keys stop meeting.
+ */
+export const SINGLISH_KEY_VERSION = 1;
+
 /** Folds Sinhala Unicode or Latin Singlish (or English) to one romanized, space-separated key. */
 export const singlishKey = (text: string): string => {
   const plain = text.normalize('NFC').replace(ZERO_WIDTH, '');
