@@ -1,8 +1,8 @@
 import { expect, test, type Page } from '@playwright/test';
-import { COMFORT_STORAGE_KEY, detailsPath } from '@kathamala/domain';
+import { apiPaths, COMFORT_STORAGE_KEY, detailsPath } from '@kathamala/domain';
 import { AuthPage } from './pages/AuthPage.ts';
 import { PublishPage } from './pages/PublishPage.ts';
-import { findStory } from './support/api.ts';
+import { findStory, partByApi } from './support/api.ts';
 
 /**
  * Collects every Content-Security-Policy violation and page error the page reports, across
@@ -50,10 +50,40 @@ test('a reader goes through the app without one CSP violation or page error', as
   await expect(page).not.toHaveURL(/\/login/);
   await expect(page.locator('html')).toHaveAttribute('data-auth', 'in');
 
+  // Typed text that would run if it were ever treated as markup.
+  const token = await page.evaluate(() => localStorage.getItem('accesstoken'));
+  const part = await partByApi(request, token!, story.storyId, 1);
+  const hostile = `<img src=x onerror="document.title='owned'"><script>document.title='owned'</script>`;
+  const posted = await request.post(apiPaths.comment(), {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      storyId: story.storyId,
+      episodeId: part.part.episodeId,
+      feedback: hostile,
+      platform: 'web',
+    },
+  });
+  expect(posted.ok()).toBe(true);
+
   await page.goto(detailsPath(story.storyId, 1));
   await expect(page.locator('[data-episode-text]')).toBeVisible();
-  await page.goto('/account');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  // Wherever the comment shows, it is text: nothing it holds runs. (The reading page keeps
+  // polling, so no networkidle here: give the comments a moment to load.)
+  await page.waitForTimeout(2_000);
+  expect(await page.title()).not.toBe('owned');
+  expect(await page.locator('img[src="x"]').count()).toBe(0);
+
+  for (const path of [
+    '/account',
+    '/bookmarks',
+    '/leaderboard',
+    '/statistics',
+    `/author/${story.author.authorId}/`,
+    `/search?query=${encodeURIComponent(story.title.split(' ')[0]!)}`,
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  }
 
   const publish = new PublishPage(page);
   await page.goto('/publish/story/');
