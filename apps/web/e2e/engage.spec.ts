@@ -261,6 +261,43 @@ test('only five responses show until Read all responses', async ({ page, request
   await expect(section.getByRole('button', { name: 'Read all responses' })).toHaveCount(0);
 });
 
+test('a view counts 60 s after a part loads, and progress is saved as the reader moves', async ({
+  page,
+  request,
+}) => {
+  const story = await freeTextStory(request);
+  const reader = await signup(request);
+  await useToken(page, reader.token);
+  const views: Request[] = [];
+  const saves: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() !== 'POST') return;
+    if (r.url().includes(`/api/v1/stats/story/${story.storyId}/view/`)) views.push(r);
+    if (r.url().endsWith(apiPaths.progress())) saves.push(r);
+  });
+  await page.clock.install();
+  await page.goto(detailsPath(story.storyId, 1));
+  await expect(page.locator('[data-episode-text]')).toBeVisible();
+  // Where the reader is goes at once: Continue reading knows the part.
+  await expect.poll(() => saves.length).toBe(1);
+  expect(saves[0]!.postDataJSON()).toMatchObject({ storyId: story.storyId, partNumber: 1 });
+
+  await page.clock.runFor(59_000);
+  expect(views).toHaveLength(0);
+  await page.clock.runFor(2_000);
+  await expect.poll(() => views.length).toBe(1);
+  expect(views[0]!.postDataJSON()).toEqual({ medium: 'WEB', partNumber: 1 });
+
+  // Scrolling to the end saves again (at most every 5 s), further down.
+  await page.locator('[data-rating-style]').scrollIntoViewIfNeeded();
+  await page.clock.runFor(6_000);
+  await expect.poll(() => saves.length).toBeGreaterThan(1);
+  const last = saves[saves.length - 1]!.postDataJSON() as { position: number };
+  expect(last.position).toBe(1);
+  await page.clock.runFor(120_000);
+  expect(views).toHaveLength(1);
+});
+
 test.describe('on a 375 px phone', () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
 
