@@ -298,6 +298,33 @@ test('a view counts 60 s after a part loads, and progress is saved as the reader
   expect(views).toHaveLength(1);
 });
 
+test('visitors and non-members get no rating or responses UI, and visitors ask for nothing more', async ({
+  page,
+  request,
+}) => {
+  const free = await freeTextStory(request);
+  const engagement: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/v1\/(story\/(rate|bookmark|comments|comment|progress)|stats\/story)/.test(r.url()))
+      engagement.push(r.url());
+  });
+  await page.goto(detailsPath(free.storyId, 1));
+  await expect(page.getByRole('region', { name: 'Log in to keep reading' })).toBeVisible();
+  await expect(page.getByRole('slider', { name: 'Your rating' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Bookmark' })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Write a response' })).toHaveCount(0);
+  expect(engagement).toEqual([]);
+
+  const members = await findStory(request, (s) => s.membersOnly, 'members-only story');
+  const reader = await signup(request);
+  await useToken(page, reader.token);
+  await page.goto(detailsPath(members.storyId, 1));
+  await expect(page.getByRole('region', { name: /This story is for members/ })).toBeVisible();
+  await expect(page.getByRole('slider', { name: 'Your rating' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Clap', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Write a response' })).toHaveCount(0);
+});
+
 test.describe('on a 375 px phone', () => {
   test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
 
