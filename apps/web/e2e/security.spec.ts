@@ -67,8 +67,8 @@ test('a reader goes through the app without one CSP violation or page error', as
 
   await page.goto(detailsPath(story.storyId, 1));
   await expect(page.locator('[data-episode-text]')).toBeVisible();
-  // Wherever the comment shows, it is text: nothing it holds runs. (The reading page keeps
-  // polling, so no networkidle here: give the comments a moment to load.)
+  // Wherever the comment shows, it is text: nothing it holds runs. (A fixed wait: a logged-in
+  // reading page did not reach networkidle within the test's time.)
   await page.waitForTimeout(2_000);
   expect(await page.title()).not.toBe('owned');
   expect(await page.locator('img[src="x"]').count()).toBe(0);
