@@ -2,6 +2,8 @@ import { useId, type FormEvent } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { LIMITS } from '@kathamala/domain';
 import { useI18n } from '../i18n/index.tsx';
+import { SinglishToggle } from '../features/singlish/SinglishToggle.tsx';
+import { useSinglishTyping } from '../features/singlish/useSinglishTyping.ts';
 import styles from './Header.module.css';
 
 /** The header search box. A plain GET form, so it works before the script has loaded. */
@@ -12,6 +14,8 @@ export function SearchForm() {
   const location = useLocation();
   const [params] = useSearchParams();
   const current = location.pathname === '/search' ? (params.get('q') ?? '') : '';
+  // Singlish typing: 'gedara' shows as ගෙදර while typed (the server finds either anyway).
+  const singlish = useSinglishTyping<HTMLInputElement>();
 
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -26,6 +30,7 @@ export function SearchForm() {
       </label>
       <input
         key={current}
+        ref={singlish.ref}
         id={id}
         className={styles.searchInput}
         type="search"
@@ -36,6 +41,7 @@ export function SearchForm() {
         autoComplete="off"
         enterKeyHint="search"
       />
+      <SinglishToggle variant="compact" undoable={singlish.undoable} onUndo={singlish.undo} />
       <button type="submit" className={styles.searchButton}>
         <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
           <circle cx="11" cy="11" r="6.5" fill="none" stroke="currentColor" strokeWidth="2.2" />

@@ -1,4 +1,5 @@
 import {
+  useCallback,
   useId,
   useLayoutEffect,
   useRef,
@@ -15,6 +16,10 @@ import {
 } from '@kathamala/domain';
 import { isApiError } from '../../api/client.ts';
 import { useI18n } from '../../i18n/index.tsx';
+import { LegacyPasteNotice } from '../singlish/LegacyPasteNotice.tsx';
+import { SinglishToggle } from '../singlish/SinglishToggle.tsx';
+import { useLegacyPaste } from '../singlish/useLegacyPaste.ts';
+import { useSinglishTyping } from '../singlish/useSinglishTyping.ts';
 import styles from './comments.module.css';
 
 /** Shown once the text comes this close to the limit. */
@@ -61,6 +66,17 @@ export function CommentBox(props: {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState('');
   const nextCaret = useRef<number | null>(null);
+  // Singlish typing (remembered switch) and FM Abhaya pastes converted, both with an undo.
+  const singlish = useSinglishTyping<HTMLTextAreaElement>();
+  const legacy = useLegacyPaste();
+  const singlishRef = singlish.ref;
+  const setArea = useCallback(
+    (el: HTMLTextAreaElement | null) => {
+      area.current = el;
+      singlishRef(el);
+    },
+    [singlishRef],
+  );
 
   useLayoutEffect(() => {
     const el = area.current;
@@ -152,7 +168,7 @@ export function CommentBox(props: {
       <div className={styles.boxField}>
         <textarea
           id={`${id}-text`}
-          ref={area}
+          ref={setArea}
           className={styles.textarea}
           value={text}
           placeholder={props.placeholder}
@@ -176,6 +192,7 @@ export function CommentBox(props: {
           onFocus={() => setFocused(true)}
           onBlur={() => setFocused(false)}
           onKeyDown={onKeyDown}
+          onPaste={legacy.onPaste}
         />
         {open && (
           <div className={styles.mentions}>
@@ -206,7 +223,9 @@ export function CommentBox(props: {
           </div>
         )}
       </div>
+      {legacy.converted && <LegacyPasteNotice onUndo={legacy.undo} />}
       <div className={styles.boxFoot}>
+        <SinglishToggle variant="bar" undoable={singlish.undoable} onUndo={singlish.undo} />
         {n >= COUNTER_FROM && (
           <span className={over ? styles.counterOver : styles.counter} aria-live="polite">
             {t('comments.counter', { n, max: ENGAGEMENT.commentChars })}

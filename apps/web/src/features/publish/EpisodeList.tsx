@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import type { OwnEpisode, OwnStory } from '@kathamala/domain';
 import { useOwnEpisodes } from '../../api/authoring.ts';
@@ -11,6 +11,9 @@ import { StatusBadge } from './EditorBits.tsx';
 import { formatWhen } from './when.ts';
 import ui from '../../components/ui.module.css';
 import styles from './publish.module.css';
+
+// Importing a document (and mammoth for .docx) loads only when an author opens it.
+const LegacyImport = lazy(() => import('./LegacyImport.tsx'));
 
 // Published first in part order, then scheduled by time, then drafts newest first.
 const ORDER = { published: 0, scheduled: 1, draft: 2 } as const;
@@ -31,6 +34,7 @@ export function EpisodeList(props: { story: OwnStory }) {
   // Read once: the list is keyed by story and only shown in the browser.
   const [unsavedNew] = useState<LocalDraft | null>(() => readDraft(story.storyId, 'new'));
   const lang = storyLang(story.language);
+  const [importing, setImporting] = useState(false);
 
   return (
     <section className={styles.episodes} aria-labelledby="episodes-heading">
@@ -38,10 +42,25 @@ export function EpisodeList(props: { story: OwnStory }) {
         <h2 id="episodes-heading" className={styles.panelTitle}>
           {t('publish.episodes')}
         </h2>
-        <Link className={ui.button} to={`?story=${story.storyId}&episode=new`}>
-          {t('publish.newEpisode')}
-        </Link>
+        <span className={styles.sectionButtons}>
+          <button
+            type="button"
+            className={ui.buttonSecondary}
+            aria-expanded={importing}
+            onClick={() => setImporting(!importing)}
+          >
+            {t('legacy.open')}
+          </button>
+          <Link className={ui.button} to={`?story=${story.storyId}&episode=new`}>
+            {t('publish.newEpisode')}
+          </Link>
+        </span>
       </div>
+      {importing && (
+        <Suspense fallback={<SkeletonLines lines={3} label={t('common.loading')} />}>
+          <LegacyImport story={story} onClose={() => setImporting(false)} />
+        </Suspense>
+      )}
       {episodes.isPending ? (
         <SkeletonLines lines={4} label={t('common.loading')} />
       ) : episodes.isError ? (

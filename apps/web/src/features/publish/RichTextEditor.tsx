@@ -1,8 +1,18 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { Placeholder } from '@tiptap/extensions';
 import { useI18n } from '../../i18n/index.tsx';
+import {
+  singlishEditor,
+  undoLegacyPaste,
+  undoSinglishWord,
+  type LegacyPaste,
+} from '../singlish/editorExtension.ts';
+import { useSinglishOn } from '../singlish/settings.ts';
+import { LegacyPasteNotice } from '../singlish/LegacyPasteNotice.tsx';
+import { SinglishToggle } from '../singlish/SinglishToggle.tsx';
+import type { TypedWord } from '../singlish/typing.ts';
 import styles from './publish.module.css';
 
 /**
@@ -43,9 +53,28 @@ export function RichTextEditor(props: {
     onChange.current = props.onChange;
     onSave.current = props.onSaveShortcut;
   });
+  // Singlish typing reads the remembered switch on every key; the editor is built once.
+  const singlishOn = useSinglishOn();
+  const singlishRef = useRef(singlishOn);
+  useEffect(() => {
+    singlishRef.current = singlishOn;
+  }, [singlishOn]);
+  const [undoable, setUndoable] = useState<TypedWord | null>(null);
+  const [legacyPaste, setLegacyPaste] = useState<LegacyPaste | null>(null);
+  const [singlish] = useState(() =>
+    singlishEditor({
+      enabled: () => singlishRef.current,
+      onUndoable: setUndoable,
+      onLegacyPaste: setLegacyPaste,
+    }),
+  );
 
   const editor = useEditor({
-    extensions: [...extensions, Placeholder.configure({ placeholder: props.placeholder })],
+    extensions: [
+      ...extensions,
+      Placeholder.configure({ placeholder: props.placeholder }),
+      singlish,
+    ],
     content: props.initialHtml,
     // Rendered in the browser only (this page has nothing to show before the session is known).
     immediatelyRender: false,
@@ -75,7 +104,32 @@ export function RichTextEditor(props: {
 
   return (
     <div className={styles.editorFrame} hidden={props.hidden}>
-      {editor && <Toolbar editor={editor} />}
+      {editor && (
+        <Toolbar
+          editor={editor}
+          singlish={
+            <SinglishToggle
+              variant="bar"
+              undoable={undoable}
+              onUndo={() => {
+                undoSinglishWord(editor.view);
+                editor.commands.focus();
+              }}
+            />
+          }
+        />
+      )}
+      {editor && legacyPaste && (
+        <div className={styles.legacyPaste}>
+          <LegacyPasteNotice
+            onUndo={() => {
+              undoLegacyPaste(editor.view, legacyPaste);
+              setLegacyPaste(null);
+              editor.commands.focus();
+            }}
+          />
+        </div>
+      )}
       {editor ? (
         <EditorContent editor={editor} />
       ) : (
@@ -87,7 +141,7 @@ export function RichTextEditor(props: {
   );
 }
 
-function Toolbar({ editor }: { editor: Editor }) {
+function Toolbar({ editor, singlish }: { editor: Editor; singlish: ReactNode }) {
   const { t } = useI18n();
   const state = useEditorState({
     editor,
@@ -138,6 +192,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       {button(t('publish.redo'), '↷', () => editor.chain().focus().redo().run(), {
         disabled: !state.canRedo,
       })}
+      {singlish}
     </div>
   );
 }
