@@ -40,14 +40,21 @@ export default function SinglishHelp(props: { onClose: () => void }) {
         </div>
         <p className={styles.helpText}>{t('singlish.helpIntro')}</p>
         <dl className={styles.keys}>
-          {SINGLISH_HELP.map((k) => (
-            <div key={k.keys} className={styles.key}>
-              <dt>
-                <kbd>{k.keys}</kbd>
-              </dt>
-              <dd lang="si">{k.sinhala}</dd>
-            </div>
-          ))}
+          {SINGLISH_HELP.map((k) => {
+            // "ආ · ammaa අම්මා": the letter, then a word typed with the key and what it gives.
+            const [letter, example] = k.sinhala.split(' · ');
+            return (
+              <div key={k.keys} className={styles.key}>
+                <dt>
+                  <kbd>{k.keys}</kbd>
+                </dt>
+                <dd lang="si">
+                  <span className={styles.letter}>{letter}</span>
+                  {example && <span className={styles.example}>{example}</span>}
+                </dd>
+              </div>
+            );
+          })}
         </dl>
         <p className={styles.helpText}>{t('singlish.helpUndo')}</p>
       </div>
