@@ -6,6 +6,7 @@ import {
   type OwnStory,
   type StoryListItem,
 } from '@kathamala/domain';
+import JSZip from 'jszip';
 import { findStory, signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
 
@@ -33,6 +34,31 @@ async function paste(target: Locator, text: string) {
       new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
     );
   }, text);
+}
+
+/** A minimal Word document (.docx) with one paragraph per line. */
+async function docx(lines: string[]): Promise<Buffer> {
+  const zip = new JSZip();
+  const escape = (t: string) =>
+    t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+  );
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${lines
+      .map(
+        (l) =>
+          `<w:p><w:r><w:rPr><w:rFonts w:ascii="FMAbhaya" w:hAnsi="FMAbhaya"/></w:rPr><w:t xml:space="preserve">${escape(l)}</w:t></w:r></w:p>`,
+      )
+      .join('')}</w:body></w:document>`,
+  );
+  return zip.generateAsync({ type: 'nodebuffer' });
 }
 
 async function login(request: APIRequestContext, email: string) {
@@ -232,4 +258,14 @@ test('an author pastes FM Abhaya text into the editor, types Singlish, and impor
   const episodes = page.getByRole('region', { name: 'Episodes' });
   await expect(episodes.getByText('ආණ්ඩුක්‍රම කොටස')).toBeVisible();
   await expect(episodes.getByText('කොටස 1', { exact: true })).toBeVisible();
+
+  // The same from a Word document (read by mammoth, loaded only now).
+  await page.getByLabel('Document (.txt or .docx)').setInputFiles({
+    name: 'katha.docx',
+    mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    buffer: await docx(['Episode 1', LEGACY, 'Episode 2', 'wdKavql%u jHjia:dj']),
+  });
+  await expect(page.getByText('2 episodes found.')).toBeVisible();
+  await expect(page.getByLabel('Title of episode 1')).toHaveValue('Episode 1');
+  await expect(page.getByText(UNICODE)).toBeVisible();
 });
