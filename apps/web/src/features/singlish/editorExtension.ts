@@ -117,6 +117,12 @@ export function singlishEditor(options: SinglishEditorOptions) {
         new Plugin({
           key,
           props: {
+            // A capital is another letter in this scheme (A = ඇ): no phone auto-capitals or
+            // corrections while the switch is on (read again on every editor update).
+            attributes: (): Record<string, string> =>
+              options.enabled()
+                ? { autocapitalize: 'off', autocorrect: 'off', spellcheck: 'false' }
+                : {},
             handleTextInput(view, from, to, text) {
               if (!options.enabled()) return false;
               if (step(view, (v, s, e) => typeKey(typing, v, s, e, text, transliterate), from, to))

@@ -37,6 +37,25 @@ export function useSinglishTyping<T extends Field>() {
     }
   }, [on]);
 
+  // Phone keyboards capitalise a sentence's first letter and "correct" Latin words; in this
+  // scheme a capital means another letter (A = ඇ), so both are off while the switch is on.
+  useEffect(() => {
+    if (!el) return;
+    const saved = ['autocapitalize', 'autocorrect', 'spellcheck'].map(
+      (name) => [name, el.getAttribute(name)] as const,
+    );
+    if (on) {
+      el.setAttribute('autocapitalize', 'off');
+      el.setAttribute('autocorrect', 'off');
+      el.setAttribute('spellcheck', 'false');
+    }
+    return () => {
+      for (const [name, value] of saved)
+        if (value === null) el.removeAttribute(name);
+        else el.setAttribute(name, value);
+    };
+  }, [el, on]);
+
   const refresh = useCallback((field: Field) => {
     const caret = field.selectionStart ?? field.value.length;
     setCanUndo(undoable(state.current, field.value, caret));
