@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiPaths, COMFORT_STORAGE_KEY, detailsPath } from '@kathamala/domain';
+import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';
 import { PublishPage } from './pages/PublishPage.ts';
 import { findStory, partByApi } from './support/api.ts';
@@ -72,6 +73,15 @@ test('a reader goes through the app without one CSP violation or page error', as
   await page.waitForTimeout(2_000);
   expect(await page.title()).not.toBe('owned');
   expect(await page.locator('img[src="x"]').count()).toBe(0);
+  // The reading settings panel and the notification drawer open without a violation.
+  await page.getByRole('button', { name: 'Reading settings' }).click();
+  await page.getByRole('radio', { name: /Dark/ }).first().check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.keyboard.press('Escape');
+  const menu = await new AppShell(page).menu();
+  await menu.getByRole('button', { name: /^Notifications/ }).click();
+  await expect(page.getByRole('dialog', { name: 'Notifications' })).toBeVisible();
+  await page.keyboard.press('Escape');
 
   for (const path of [
     '/account',
