@@ -10,7 +10,7 @@ import { storyLang, textLang } from '../features/stories/lang.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
-import { continuePart } from './readingPlace.ts';
+import { continuePart, resumeHash } from './readingPlace.ts';
 import styles from './BookmarksPage.module.css';
 
 const HERE = '/bookmarks/';
@@ -108,7 +108,7 @@ function BookmarkRow({ item }: { item: BookmarkItem }) {
       </div>
       <Link
         className={`${ui.button} ${styles.continue}`}
-        to={detailsPath(story.storyId, part)}
+        to={detailsPath(story.storyId, part) + resumeHash(progress, part)}
         aria-label={
           progress ? t('bookmarks.continueLabel', { title: story.title, n: part }) : undefined
         }

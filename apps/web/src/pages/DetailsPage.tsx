@@ -18,6 +18,7 @@ import { EpisodeText } from '../features/reader/EpisodeText.tsx';
 import { SeriesLinks } from '../features/reader/SeriesLinks.tsx';
 import { SubscriptionWall } from '../features/reader/SubscriptionWall.tsx';
 import { useReadingProgress } from '../features/reader/useReadingProgress.ts';
+import { useResumePosition } from '../features/reader/useResumePosition.ts';
 import { useRecordView } from '../features/reader/useRecordView.ts';
 import { useScreenGuard } from '../features/reader/useScreenGuard.ts';
 import { VisitorWall } from '../features/reader/VisitorWall.tsx';
@@ -63,6 +64,7 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
   // A reader with the episode's text on screen: views and reading progress count (SPEC.md 4).
   const textShown = isReader && !guarded && part.isSuccess && part.data.part.content !== undefined;
   useRecordView(storyId, partNumber, textShown);
+  useResumePosition(textShown);
   useReadingProgress(storyId, partNumber, textShown);
 
   // The full details answer when there is one, the public preview otherwise (SPEC.md 4).

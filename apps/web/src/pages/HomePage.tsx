@@ -13,7 +13,7 @@ import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
 import { listHref, ONGOING, parseOngoing, parsePage, parseSort, SORTS } from './listParams.ts';
-import { continuePart } from './readingPlace.ts';
+import { continuePart, resumeHash } from './readingPlace.ts';
 import styles from '../components/page.module.css';
 import own from './HomePage.module.css';
 
@@ -110,7 +110,7 @@ function ContinueReading() {
               <Cover storyId={story.storyId} alt="" width={48} className={own.cover} />
               <div className={own.body}>
                 <Link
-                  to={detailsPath(story.storyId, part)}
+                  to={detailsPath(story.storyId, part) + resumeHash(progress, part)}
                   className={own.link}
                   lang={storyLang(story.language)}
                 >

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continuePart } from './readingPlace.ts';
+import { continuePart, resumeHash } from './readingPlace.ts';
 
 const at = (partNumber: number, position: number) => ({
   partNumber,
@@ -17,5 +17,17 @@ describe('continuePart', () => {
     ['a story with no parts counted still opens part 1', at(1, 1), 0, 1],
   ] as const)('%s', (_name, progress, parts, expected) => {
     expect(continuePart(progress, parts)).toBe(expected);
+  });
+});
+
+describe('resumeHash', () => {
+  it('brings the reader back inside the part they were reading', () => {
+    expect(resumeHash(at(3, 0.4567), 3)).toBe('#at=0.457');
+  });
+  it('starts from the top of a new part, a part barely begun, or one finished', () => {
+    expect(resumeHash(at(3, 0.97), 4)).toBe('');
+    expect(resumeHash(at(3, 0.01), 3)).toBe('');
+    expect(resumeHash(at(5, 0.99), 5)).toBe('');
+    expect(resumeHash(null, 1)).toBe('');
   });
 });

@@ -13,3 +13,13 @@ export function continuePart(progress: Progress | null, numberOfparts: number): 
   const part = Math.min(Math.max(1, progress.partNumber), last);
   return progress.position >= FINISHED_POSITION && part < last ? part + 1 : part;
 }
+
+/**
+ * The fragment that brings a reader back to where they stopped inside the part Continue opens
+ * (`#at=0.42`), or '' when they start it from the top (a new part, barely begun, or finished).
+ */
+export function resumeHash(progress: Progress | null, part: number): string {
+  if (!progress || progress.partNumber !== part) return '';
+  const at = Math.round(progress.position * 1000) / 1000;
+  return at > 0.02 && at < FINISHED_POSITION ? `#at=${at}` : '';
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPosition, worthSaving } from './progress.ts';
+import { positionFromHash, readPosition, scrollTopFor, worthSaving } from './progress.ts';
 
 describe('readPosition', () => {
   it('is how much of the text is above the bottom of the screen', () => {
@@ -20,5 +20,25 @@ describe('worthSaving', () => {
     expect(worthSaving(0.505, 0.5)).toBe(false);
     expect(worthSaving(0.51, 0.5)).toBe(true);
     expect(worthSaving(0.2, 0.5)).toBe(true);
+  });
+});
+
+describe('resuming a saved position', () => {
+  it('reads only well-formed #at fragments', () => {
+    expect(positionFromHash('#at=0.42')).toBe(0.42);
+    expect(positionFromHash('#at=1')).toBe(1);
+    expect(positionFromHash('#at=2')).toBeNull();
+    expect(positionFromHash('#at=0.4x')).toBeNull();
+    expect(positionFromHash('#episode')).toBeNull();
+  });
+  it('scrolls to the place that readPosition would measure again', () => {
+    const viewport = 800;
+    const scrollY = 100;
+    const text = { top: 300, height: 5000 };
+    const target = scrollTopFor(0.5, text, scrollY, viewport);
+    // After scrolling by (target - scrollY) the text's top moves up by the same amount.
+    const after = { top: text.top - (target - scrollY), height: text.height };
+    expect(readPosition(after, viewport)).toBe(0.5);
+    expect(scrollTopFor(0, { top: 300, height: 5000 }, 0, viewport)).toBe(0);
   });
 });
