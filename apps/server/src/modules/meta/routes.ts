@@ -79,6 +79,7 @@ export function metaRoutes(
     const urls = [
       '/',
       '/category',
+      '/leaderboard/',
       ...items.map((s) => detailsPath(s.storyId)),
       ...authorIds.map((id) => apiPaths.authorPage(id)),
     ]

@@ -106,6 +106,7 @@ describe('server-rendered public pages', () => {
     const sitemap = await t.app.inject('/sitemap.xml');
     for (const s of stories) expect(sitemap.body).toContain(`/details/${s.storyId}/</loc>`);
     for (const s of stories) expect(sitemap.body).toContain(`/author/${s.author.authorId}/</loc>`);
+    expect(sitemap.body).toContain('http://kathamala.test/leaderboard/</loc>');
     expect((await t.app.inject('/manifest.webmanifest')).statusCode).toBe(200);
     expect((await t.app.inject('/favicon.svg')).statusCode).toBe(200);
   });
