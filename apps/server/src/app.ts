@@ -95,7 +95,7 @@ export async function buildApp(
   });
 
   // Security headers first: their hook must run before any other can answer.
-  await installSecurityHeaders(app, config);
+  installSecurityHeaders(app, config);
   // Ecosystem plugins first.
   await app.register(swagger, {
     openapi: {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 
 /** What the security headers depend on: where the site and its covers are served from. */
 export interface SecurityHeadersConfig {
@@ -56,14 +56,33 @@ export function cspDirectives(config: SecurityHeadersConfig): Record<string, str
 }
 
 /**
+ * The headers helmet sets, worked out once: none of ours depends on the request, and building
+ * them per request (as @fastify/helmet does) cost about a quarter of a cached answer's time.
+ */
+export function helmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number) => {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader: () => {},
+  };
+  let failure: unknown;
+  helmet(options)({} as never, res as never, (err?: unknown) => {
+    failure = err;
+  });
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return headers;
+}
+
+/**
  * Security headers on every answer (pages, API, errors, static files, the API docs):
  * a strict CSP, nosniff, Referrer-Policy, frame denial, and HSTS when served over HTTPS.
- * Register before any plugin that adds routes, so its onRequest hook runs first.
+ * Installed before any plugin that adds routes, so its onRequest hook runs first.
  */
-export async function installSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig) {
+export function installSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig) {
   const https = config.publicUrl.startsWith('https://');
-  await app.register(helmet, {
-    global: true,
+  const headers = helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
     // Off (helmet's default too): it would refuse covers from an images host on another origin.
     crossOriginEmbedderPolicy: false,
@@ -73,8 +92,10 @@ export async function installSecurityHeaders(app: FastifyInstance, config: Secur
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     xFrameOptions: { action: 'deny' },
   });
+  const names = Object.keys(headers);
   // A plain callback: this runs on every request, and a promise per request buys nothing here.
   app.addHook('onRequest', (request, reply, done) => {
+    for (const name of names) reply.header(name, headers[name]);
     if (IMAGES_PATH.test(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
     done();
   });
