@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { decodeJwt } from 'jose';
+import type { SQL } from 'drizzle-orm';
 import { buildApp, type BuiltApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 
@@ -9,7 +11,14 @@ export interface TestApp extends BuiltApp {
   signup(name?: string): Promise<string>;
   /** Logs a demo account in and returns its bearer token. */
   login(email: string, password: string): Promise<string>;
+  /** Signs a fresh reader up and registers them as an author named `${label} …` (unique). */
+  newAuthor(label?: string): Promise<{ token: string; authorId: number; userId: number }>;
+  /** Runs SQL on the test database and answers its rows (for checking what was stored). */
+  rows<T>(query: SQL): Promise<T[]>;
 }
+
+/** The user id inside a bearer token. */
+export const userOf = (token: string): number => Number(decodeJwt(token).sub);
 
 /** A PostgreSQL database of its own for one test file, dropped afterwards. */
 export async function freshPostgres(baseUrl: string) {
@@ -65,6 +74,24 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
         username: `${name} ${n}`,
       }),
     login: (email, password) => token('/api/v1/user/login', { email, password }),
+    newAuthor: async (label = 'Writer') => {
+      const reader = await token('/api/v1/user/signup', {
+        email: `author${++n}.${randomBytes(3).toString('hex')}@example.com`,
+        password: 'correct horse battery',
+        username: `${label} ${n}`,
+      });
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/api/v1/author/register/',
+        headers: bearer(reader),
+        payload: { name: `${label} ${n} ${randomBytes(3).toString('hex')}` },
+      });
+      if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+      const o = res.json().object as { accesstoken: string; authorId: number };
+      return { token: o.accesstoken, authorId: o.authorId, userId: userOf(reader) };
+    },
+    rows: async <T>(query: SQL) =>
+      ((await built.database.db.execute(query)) as unknown as { rows: T[] }).rows,
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { ENGAGEMENT, apiPaths, formatCreatedDate, type Comment } from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD } from '../../db/seed/index.ts';
@@ -15,8 +15,7 @@ interface StoryRef {
 let free: StoryRef;
 let members: StoryRef;
 
-const rows = async <T>(query: ReturnType<typeof sql>) =>
-  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T>(query: SQL) => t.rows<T>(query);
 
 /** A released story's first episode, with the e-mail of its author's account. */
 const storyWhere = async (membersOnly: boolean) =>

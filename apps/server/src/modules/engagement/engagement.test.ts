@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { decodeJwt } from 'jose';
 import {
   apiPaths,
@@ -23,8 +23,7 @@ const post = (url: string, payload: object, token?: string) =>
   t.app.inject({ method: 'POST', url, payload, headers: token ? bearer(token) : {} });
 const rate = (storyId: number, rating: string, token: string) =>
   post(apiPaths.rate(storyId), { rating }, token);
-const rows = async <T>(query: ReturnType<typeof sql>) =>
-  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = <T>(query: SQL) => t.rows<T>(query);
 const userId = (token: string) => Number(decodeJwt(token).sub);
 
 /** Every public story, following the pages of a list. */

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import { decodeJwt } from 'jose';
 import { apiPaths, graphemes } from '@kathamala/domain';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import type { Db } from '../../db/client.ts';
 import { recordEvent } from '../../jobs/events.ts';
 import {
@@ -27,26 +26,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const rows = async <T>(query: SQL) =>
-  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-
-const userOf = (token: string) => Number(decodeJwt(token).sub);
+const rows = <T>(query: SQL) => t.rows<T>(query);
 
 let seq = 0;
-/** A fresh reader who registers as an author. */
-async function newAuthor() {
-  const token = await t.signup('Writer');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/register/',
-    headers: bearer(token),
-    payload: { name: `Notify Writer ${Date.now().toString(36)} ${++seq}` },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const o = res.json().object;
-  return { token: o.accesstoken as string, authorId: o.authorId as number, userId: userOf(token) };
-}
-
 async function createStory(token: string, over: Record<string, unknown> = {}) {
   const res = await t.app.inject({
     method: 'POST',
@@ -144,7 +126,7 @@ const unread = async (token: string) =>
 
 describe('notifications for episodes', () => {
   it('first episode: NEW STORY to followers and bookmarkers, not the author, once', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const fan = await t.signup('Fan');
     const saver = await t.signup('Saver');
     const both = await t.signup('Both');
@@ -186,7 +168,7 @@ describe('notifications for episodes', () => {
   });
 
   it('later episode: NEW EPISODE to bookmarkers and followers, exactly once each', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const fan = await t.signup('Fan');
     const saver = await t.signup('Saver');
     const storyId = await createStory(author.token, { title: 'Rain' });
@@ -214,7 +196,7 @@ describe('notifications for episodes', () => {
   });
 
   it('a story released later notifies only at its release', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const fan = await t.signup('Fan');
     await follow(fan, author.userId);
     const releaseAt = new Date(Date.now() + 3 * 86_400_000);
@@ -251,7 +233,7 @@ describe('notifications for episodes', () => {
   });
 
   it('an episode withdrawn before the job runs notifies nobody', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const fan = await t.signup('Fan');
     const storyId = await createStory(author.token);
     const job = await publish(author.token, storyId);
@@ -303,7 +285,7 @@ async function comment(
 
 describe('notifications for comments', () => {
   it('a comment tells the author; a reply tells the parent’s writer; mentions say who', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const storyId = await createStory(author.token, { title: 'Monsoon' });
     const { episodeId } = await publish(author.token, storyId);
     const ann = await t.signup('Ann');
@@ -347,7 +329,7 @@ describe('notifications for comments', () => {
   });
 
   it('the author commenting on their own story and a removed comment notify nobody', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const storyId = await createStory(author.token);
     const { episodeId } = await publish(author.token, storyId);
     const own = await comment(storyId, episodeId, author.token, 'Thank you for reading');
@@ -362,7 +344,7 @@ describe('notifications for comments', () => {
   });
 
   it('long text is cut at a letter’s edge, never inside a Sinhala cluster', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const storyId = await createStory(author.token, { title: 'ශ්‍රී ලංකා' });
     const { episodeId } = await publish(author.token, storyId);
     const reader = await t.signup();
@@ -384,7 +366,7 @@ describe('notifications for comments', () => {
 
 describe('the notification list', () => {
   it('lists newest first with read state, marks read, and shows nobody else’s', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const fan = await t.signup('Fan');
     const other = await t.signup('Other');
     await follow(fan, author.userId);
@@ -423,7 +405,7 @@ describe('the notification list', () => {
   });
 
   it('a reply through the comments API reaches the drawer by the queue', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Notify Writer');
     const storyId = await createStory(author.token, { title: 'Harbour' });
     const { episodeId } = await publish(author.token, storyId);
     const ann = await t.signup('Ann');

@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import { decodeJwt, importJWK, jwtVerify } from 'jose';
+import { importJWK, jwtVerify } from 'jose';
 import { apiPaths } from '@kathamala/domain';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { loadVapidKeys } from './vapid.ts';
 import { isKnownPushService, webPushSender } from './push.ts';
@@ -47,9 +47,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const rows = async <T>(query: SQL) =>
-  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
-const userOf = (token: string) => Number(decodeJwt(token).sub);
+const rows = <T>(query: SQL) => t.rows<T>(query);
 
 /** A browser: a P-256 key pair and an auth secret, as PushManager.subscribe() makes them. */
 function browser(path: string) {
@@ -123,19 +121,6 @@ const jobsLeft = async (name: string) =>
       )
     )[0]!.n,
   );
-
-let seq = 0;
-async function newAuthor() {
-  const token = await t.signup('Writer');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/register/',
-    headers: bearer(token),
-    payload: { name: `Push Writer ${Date.now().toString(36)} ${++seq}` },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().object.accesstoken as string;
-}
 
 async function story(token: string, title: string) {
   const res = await t.app.inject({
@@ -215,7 +200,7 @@ describe('Web Push', () => {
   });
 
   it('pushes a new episode of a bookmarked story, encrypted and signed; 410 forgets', async () => {
-    const author = await newAuthor();
+    const author = (await t.newAuthor('Push Writer')).token;
     const storyId = await story(author, 'Lantern');
     await publish(author, storyId, 'One');
     // The first episode's job finishes before the reader arrives: they hear of episode 2 only.
@@ -272,7 +257,7 @@ describe('Web Push', () => {
   });
 
   it('pushes NEW STORY to followers but not to the author’s own browser', async () => {
-    const author = await newAuthor();
+    const author = (await t.newAuthor('Push Writer')).token;
     const fan = await t.signup();
     const authorUser = userOf(author);
     const res = await t.app.inject({

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { decodeJwt } from 'jose';
 import { apiPaths } from '@kathamala/domain';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
-
-const userOf = (token: string) => Number(decodeJwt(token).sub);
 
 const follow = (token: string | null, followed_id: unknown) =>
   t.app.inject({
@@ -23,23 +20,9 @@ const follow = (token: string | null, followed_id: unknown) =>
 const get = (url: string, token?: string) =>
   t.app.inject({ url, headers: token ? bearer(token) : {} });
 
-let seq = 0;
-async function newAuthor() {
-  const token = await t.signup('Writer');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/register/',
-    headers: bearer(token),
-    payload: { name: `Follow Writer ${Date.now().toString(36)} ${++seq}` },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const o = res.json().object;
-  return { token: o.accesstoken as string, authorId: o.authorId as number, userId: userOf(token) };
-}
-
 describe('following users and authors', () => {
   it('toggles a follow and answers the followed user’s follower count', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Follow Writer');
     const a = await t.signup();
     const b = await t.signup();
 
@@ -75,7 +58,7 @@ describe('following users and authors', () => {
   });
 
   it('lists whom the viewer follows, newest first, with author names', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Follow Writer');
     const reader = await t.signup('Plain');
     const me = await t.signup();
     await follow(me, author.userId);
@@ -105,7 +88,7 @@ describe('following users and authors', () => {
   });
 
   it('answers an author page’s follow state with or without a token', async () => {
-    const author = await newAuthor();
+    const author = await t.newAuthor('Follow Writer');
     const me = await t.signup();
     await follow(me, author.userId);
 
