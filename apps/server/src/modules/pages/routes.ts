@@ -51,32 +51,24 @@ export function pageRoutes(
     const data: Record<string, unknown> = {};
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
+    // Home's default list, also the leaderboard's top-rated list (the same path, the same data).
+    const topRated = async () =>
+      (data[apiPaths.listV2()] = await deps.stories.list({
+        page: 1,
+        category: 'all',
+        sortBy: 'rate',
+        ongoing: 'both',
+      }));
     if (pathname === '/') {
       await Promise.all([
-        (async () =>
-          (data[apiPaths.listV2()] = await deps.stories.list({
-            page: 1,
-            category: 'all',
-            sortBy: 'rate',
-            ongoing: 'both',
-          })))(),
+        topRated(),
         trending(),
         (async () =>
           (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
         (async () => (data[apiPaths.premium()] = { premium: await deps.stories.premium() }))(),
       ]);
     } else if (/^\/leaderboard\/?$/.test(pathname)) {
-      // The top-rated list is home's default list (the same path, the same data).
-      await Promise.all([
-        (async () =>
-          (data[apiPaths.listV2()] = await deps.stories.list({
-            page: 1,
-            category: 'all',
-            sortBy: 'rate',
-            ongoing: 'both',
-          })))(),
-        trending(),
-      ]);
+      await Promise.all([topRated(), trending()]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';
       const category = CATEGORIES.some((c) => c.slug === wanted) ? wanted : 'all';
