@@ -13,6 +13,10 @@ export interface TestApp extends BuiltApp {
   login(email: string, password: string): Promise<string>;
   /** Signs a fresh reader up and registers them as an author named `${label} …` (unique). */
   newAuthor(label?: string): Promise<{ token: string; authorId: number; userId: number }>;
+  /** Creates a story through the publishing API (an English mystery unless `over` says otherwise). */
+  createStory(token: string, over?: Record<string, unknown>): Promise<number>;
+  /** Publishes an episode of the story through the publishing API and answers its id. */
+  publishEpisode(token: string, storyId: number, title?: string): Promise<number>;
   /** Runs SQL on the test database and answers its rows (for checking what was stored). */
   rows<T>(query: SQL): Promise<T[]>;
 }
@@ -89,6 +93,37 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
       const o = res.json().object as { accesstoken: string; authorId: number };
       return { token: o.accesstoken, authorId: o.authorId, userId: userOf(reader) };
+    },
+    createStory: async (token, over = {}) => {
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/api/v1/author/publish/story/webapp',
+        headers: bearer(token),
+        payload: {
+          story: {
+            title: `Test story ${++n}`,
+            description: 'A test story.',
+            language: 'english',
+            kind: 0,
+            category: 'mystery',
+            membersOnly: false,
+            ongoing: true,
+            ...over,
+          },
+        },
+      });
+      if (res.statusCode !== 200) throw new Error(`story failed: ${res.statusCode} ${res.body}`);
+      return res.json().object.storyId as number;
+    },
+    publishEpisode: async (token, storyId, title = 'Part') => {
+      const res = await built.app.inject({
+        method: 'POST',
+        url: '/api/v1/author/publish/episode/webapp',
+        headers: bearer(token),
+        payload: { episode: { storyId, title, content: '<p>Words.</p>', status: 'published' } },
+      });
+      if (res.statusCode !== 200) throw new Error(`episode failed: ${res.statusCode} ${res.body}`);
+      return res.json().object.episodeId as number;
     },
     rows: async <T>(query: SQL) =>
       ((await built.database.db.execute(query)) as unknown as { rows: T[] }).rows,

@@ -169,35 +169,11 @@ describe('ratings and claps', () => {
 
 /** A new author with two fresh stories of one episode each. */
 async function twoNewStories() {
-  const token = await t.signup('Writer');
-  const reg = await post('/api/v1/author/register/', { name: `Bayes ${Date.now()}` }, token);
-  expect(reg.statusCode, reg.body).toBe(200);
-  const author = reg.json().object.accesstoken as string;
+  const { token } = await t.newAuthor('Bayes');
   const ids: number[] = [];
   for (const title of ['One Loud Fan', 'Quietly Loved']) {
-    const res = await post(
-      '/api/v1/author/publish/story/webapp',
-      {
-        story: {
-          title,
-          description: 'A test story.',
-          language: 'english',
-          kind: 0,
-          category: 'mystery',
-          membersOnly: false,
-          ongoing: true,
-        },
-      },
-      author,
-    );
-    expect(res.statusCode, res.body).toBe(200);
-    const storyId = res.json().object.storyId as number;
-    const ep = await post(
-      '/api/v1/author/publish/episode/webapp',
-      { episode: { storyId, title: 'Part', content: '<p>Words.</p>', status: 'published' } },
-      author,
-    );
-    expect(ep.statusCode, ep.body).toBe(200);
+    const storyId = await t.createStory(token, { title });
+    await t.publishEpisode(token, storyId);
     ids.push(storyId);
   }
   return ids as [number, number];

@@ -28,39 +28,12 @@ afterAll(() => t.close());
 
 const rows = <T>(query: SQL) => t.rows<T>(query);
 
-let seq = 0;
-async function createStory(token: string, over: Record<string, unknown> = {}) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/publish/story/webapp',
-    headers: bearer(token),
-    payload: {
-      story: {
-        title: `Lantern ${++seq}`,
-        description: 'A test story.',
-        language: 'english',
-        kind: 0,
-        category: 'mystery',
-        membersOnly: false,
-        ongoing: true,
-        ...over,
-      },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().object.storyId as number;
-}
+const createStory = (token: string, over: Record<string, unknown> = {}) =>
+  t.createStory(token, over);
 
 /** Publishes an episode through the API and answers its job as the event started it. */
 async function publish(token: string, storyId: number, title = 'The Return') {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/publish/episode/webapp',
-    headers: bearer(token),
-    payload: { episode: { storyId, title, content: '<p>Words.</p>', status: 'published' } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const { episodeId } = res.json().object as { episodeId: number };
+  const episodeId = await t.publishEpisode(token, storyId, title);
   const [event] = await rows<{ id: number; payload: string }>(
     sql`select id, payload from events where type = 'episode.published'
       and (payload::jsonb ->> 'episodeId')::int = ${episodeId}`,

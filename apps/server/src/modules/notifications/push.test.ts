@@ -122,28 +122,9 @@ const jobsLeft = async (name: string) =>
     )[0]!.n,
   );
 
-async function story(token: string, title: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/publish/story/webapp',
-    headers: bearer(token),
-    payload: {
-      story: { title, description: 'd', language: 'english', kind: 0, category: 'mystery' },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().object.storyId as number;
-}
-
-async function publish(token: string, storyId: number, title: string) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/author/publish/episode/webapp',
-    headers: bearer(token),
-    payload: { episode: { storyId, title, content: '<p>Words.</p>', status: 'published' } },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-}
+const story = (token: string, title: string) => t.createStory(token, { title });
+const publish = (token: string, storyId: number, title: string) =>
+  t.publishEpisode(token, storyId, title);
 
 describe('Web Push', () => {
   it('gives the VAPID public key to anyone', async () => {
