@@ -37,8 +37,10 @@ export function storiesService(repo: StoriesRepo) {
     if (!story) throw notFound('We could not find that story. It may have been removed.');
     if (wantText && !story.released)
       throw notFound('This story is not out yet. Come back on its release day.');
-    const part = story.numberOfparts > 0 ? await repo.part(storyId, partNumber, false) : undefined;
-    if (!part && (wantText || partNumber > 1))
+    // The text comes in the same query when it is wanted; it is dropped below unless allowed.
+    const found =
+      story.numberOfparts > 0 ? await repo.part(storyId, partNumber, wantText) : undefined;
+    if (!found && (wantText || partNumber > 1))
       throw notFound(
         `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
       );
@@ -48,14 +50,14 @@ export function storiesService(repo: StoriesRepo) {
       : { subscribed: false, userRating: null, bookmarked: false };
     const subscribed = mine.subscribed;
     let content: string | undefined;
-    if (wantText && part) {
-      if (!mayReadEpisode(viewer, subscribed, story, part))
+    if (wantText && found) {
+      if (!mayReadEpisode(viewer, subscribed, story, found))
         throw new AppError(
           403,
           ResultCode.subscriptionRequired,
           'This story is for members. Subscribe to read it.',
         );
-      content = (await repo.part(storyId, partNumber, true))?.content;
+      content = found.content;
     }
     return {
       story: {
@@ -72,8 +74,14 @@ export function storiesService(repo: StoriesRepo) {
         ratingCount: Number(story.ratingCount),
       },
       series: story.seriesId ? [story.seriesId, ...(await repo.seasons(story.seriesId))] : [],
-      part: part
-        ? { ...part, ...(content === undefined ? {} : { content }) }
+      part: found
+        ? {
+            episodeId: found.episodeId,
+            partNumber: found.partNumber,
+            title: found.title,
+            membersOnly: found.membersOnly,
+            ...(content === undefined ? {} : { content }),
+          }
         : { partNumber: 1, title: '', episodeId: 0, membersOnly: story.membersOnly },
       author: {
         authorId: story.authorId,
