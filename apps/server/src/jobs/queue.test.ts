@@ -78,6 +78,25 @@ describe('job queue', () => {
     expect(seen).toEqual(['committed']);
   });
 
+  it('starts a job sent outside a transaction at once, without waiting for the next look', async () => {
+    const slow = await startJobQueue(database, { pollingIntervalSeconds: 30, onError: quiet });
+    try {
+      const seen: string[] = [];
+      await slow.work<{ n: number }>('wake-test', async (job) => {
+        seen.push(`job ${job.data.n}`);
+      });
+      // Let the loop find the queue empty and go to sleep: only a wake brings it back now.
+      await sleep(300);
+      const started = Date.now();
+      await slow.send('wake-test', { n: 1 });
+      await eventually(() => seen.length === 1);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(seen).toEqual(['job 1']);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('does not run a job before startAfter, and runs it after', async () => {
     const ranAt: number[] = [];
     await queue.work('later-test', async () => {

@@ -107,17 +107,53 @@ export async function startJobQueue(
 
   let stopping = false;
   const loops: Promise<void>[] = [];
-  const wakers = new Set<() => void>();
-  const nap = (ms: number) =>
+  /** Each queue's loop, asleep until a job may be due: its wake function. */
+  const wakers = new Map<string, Set<() => void>>();
+  const nap = (name: string, ms: number) =>
     new Promise<void>((resolve) => {
+      const set = wakers.get(name) ?? new Set();
+      wakers.set(name, set);
       const wake = () => {
         clearTimeout(timer);
-        wakers.delete(wake);
+        set.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
-      wakers.add(wake);
+      set.add(wake);
     });
+  const wake = (name: string) => {
+    for (const w of [...(wakers.get(name) ?? [])]) w();
+  };
+  const wakeAll = () => {
+    for (const name of wakers.keys()) wake(name);
+  };
+
+  // One look for due jobs across every queue per interval, instead of a fetch per queue: on
+  // PGlite each query holds the one connection that readers' requests wait for. Only queues
+  // with a job due are woken to fetch it (pg-boss's own index serves this: job_i5).
+  const DUE_JOBS = `SELECT DISTINCT name FROM ${SCHEMA}.job
+    WHERE state < 'active' AND start_after < now() AND name = ANY($1::text[])`;
+  /** A loop that was not woken still looks this often, in case a look went wrong. */
+  const FALLBACK_NAPS = 15;
+  let tickerWake = () => {};
+  const ticker = (async () => {
+    while (!stopping) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        tickerWake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      if (stopping || wakers.size === 0) continue;
+      try {
+        const { rows } = await executor.executeSql(DUE_JOBS, [[...wakers.keys()]]);
+        for (const row of rows) wake(String(row.name));
+      } catch (err) {
+        onError(err, 'looking for due jobs');
+      }
+    }
+  })();
 
   // Our own loop on fetch/complete/fail rather than boss.work(): work() completes or fails a
   // job without awaiting it and may still be fetching when stop() returns, so a job could be
@@ -134,7 +170,7 @@ export async function startJobQueue(
         onError(err, `fetching ${name}`);
       }
       if (!job) {
-        await nap(pollMs);
+        await nap(name, pollMs * FALLBACK_NAPS);
         continue;
       }
       let failure: { error: unknown } | null = null;
@@ -161,7 +197,10 @@ export async function startJobQueue(
     async send(name, data, options = {}, tx) {
       if (!tx) {
         await ensureQueue(name);
-        return boss.send(name, data, options);
+        const id = await boss.send(name, data, options);
+        // Committed already: a job due now starts without waiting for the next look.
+        if (!options.startAfter) wake(name);
+        return id;
       }
       const via = drizzleExecutor(tx, { transaction: true });
       // The queue must exist for the insert; creating it through the caller's transaction keeps
@@ -183,10 +222,11 @@ export async function startJobQueue(
     async stop() {
       if (stopping) return;
       stopping = true;
-      for (const wake of [...wakers]) wake();
+      wakeAll();
+      tickerWake();
       let timer: NodeJS.Timeout | undefined;
       const timedOut = await Promise.race([
-        Promise.allSettled(loops).then(() => false),
+        Promise.allSettled([...loops, ticker]).then(() => false),
         new Promise<boolean>(
           (resolve) => (timer = setTimeout(() => resolve(true), STOP_TIMEOUT_MS)),
         ),
