@@ -168,11 +168,13 @@ export const commentsRepo = (db: Db) => {
         where f.followed_id = ${userId}
         order by u.username, u.id limit ${limit}`),
 
-    /** Users whose name is this word (case and joiners aside); at most two, to see if it is one. */
-    usersNamed: (name: string) =>
-      rows<{ userId: number }>(
-        sql`select id as "userId" from users where fold_key(username) = fold_key(${name}) limit 2`,
-      ),
+    /** The user whose name is this word (case and joiners aside; usernames are unique so). */
+    userNamed: async (name: string) =>
+      (
+        await rows<{ userId: number }>(
+          sql`select id as "userId" from users where fold_key(username) = fold_key(${name}) limit 1`,
+        )
+      )[0],
 
     insertMentions: async (commentId: number, userIds: readonly number[]) => {
       if (userIds.length === 0) return;

@@ -156,11 +156,11 @@ export function commentsService(deps: CommentsDeps) {
     ];
     const found = resolveMentions(text, candidates, writer);
     const ids = also !== null && also !== writer ? [also, ...found.userIds] : found.userIds;
-    // users.username has no index: each lookup reads the table, so a comment gets a few.
+    // One indexed lookup per unresolved name (users_username_key), a few per comment at most.
     for (const word of found.unresolved.slice(0, NAME_LOOKUPS)) {
       if (ids.length >= MAX_MENTIONS) break;
-      const named = await r.usersNamed(word);
-      if (named.length === 1 && named[0]!.userId !== writer) ids.push(named[0]!.userId);
+      const named = await r.userNamed(word);
+      if (named && named.userId !== writer) ids.push(named.userId);
     }
     return [...new Set(ids)].slice(0, MAX_MENTIONS);
   };
