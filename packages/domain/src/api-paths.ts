@@ -64,6 +64,21 @@ export const apiPaths = {
   pushKey: () => '/api/v1/push/key',
   /** POST a browser's push subscription; DELETE {endpoint} removes it. */
   pushSubscription: () => '/api/v1/push/subscription',
+  /** POST {mobile, appId}: a code by SMS; answers refId. */
+  memberSubscribe: () => '/api/v1/member/subscribe/',
+  /** POST {mfaCode, appId, refId}: the code typed on the wall activates the membership. */
+  memberVerify: () => '/api/v1/member/verify/',
+  memberDetails: () => '/api/v1/member/details/',
+  /** POST {appId}: leave; UNREG goes to the carrier. */
+  memberUnsubscribe: () => '/api/v1/member/unsubscribe/',
+  /** GET toggles the reader's SMS alert for a story. */
+  alert: (storyId: number) => `/api/v1/story/alert/${storyId}/`,
+  /** POST {email}: a confirmation e-mail with a signed link. */
+  mailRequest: () => '/api/v1/member/mail/request/',
+  /** POST {token, subscribed}: works without login (the link in an e-mail). */
+  mailSubscribe: () => '/api/v1/member/mail/subscribe/',
+  /** The carrier's notifications (REG, UNREG, charges, SMS from phones), signed. */
+  carrierWebhook: () => '/api/v1/carrier/notify/',
   categories: () => '/categories.json',
   jwks: () => '/.well-known/jwks.json',
 } as const;

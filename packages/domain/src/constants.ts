@@ -77,3 +77,45 @@ export const ENGAGEMENT = {
   ratingPriorVotes: 5,
   notificationsListed: 50,
 } as const;
+
+/** Membership by mobile carrier, SMS alerts and the mailing list (the membership issue). */
+export const MEMBERSHIP = {
+  codeDigits: 6,
+  codeTtlMinutes: 10,
+  /** Wrong codes after which a refId is dead. */
+  codeMaxTries: 3,
+  /** At most this many codes per mobile number in the window. */
+  codesPerMobile: 3,
+  codesPerMobileWindowMinutes: 15,
+  /** At most this many codes per account in the window (several numbers tried). */
+  codesPerAccount: 5,
+  codesPerAccountWindowMinutes: 60,
+  /** A carrier notification this much older or newer than our clock is refused. */
+  webhookToleranceSeconds: 300,
+  /** Days between monthly charges. */
+  chargePeriodDays: 30,
+  /** Alert failure message is shown this long; enabled and disabled messages 5 s (SPEC.md 8). */
+  alertFailureMs: 10_000,
+  alertMessageMs: 5_000,
+  /** SMS segment sizes: GSM-7 160/153, UCS-2 (any Sinhala) 70/67 when concatenated. */
+  gsm7Single: 160,
+  gsm7Part: 153,
+  ucs2Single: 70,
+  ucs2Part: 67,
+  /** Alert SMS are kept to this many segments (the title is shortened to fit). */
+  alertMaxSegments: 2,
+  mailTokenDays: 365,
+} as const;
+
+/** The user-facing sentences of SPEC.md 8 about membership and alerts, exactly. */
+export const MEMBERSHIP_MESSAGES = {
+  codeRequired: 'Please enter the subscription code which is sent to your mobile number.',
+  subscribed: "You've subscribed successfully.",
+  subscribeFailed: 'We are unable to subscribe you at this moment. Please contact us.',
+  alertsTitle: 'Alerts',
+  alertEnabled: 'You will receive a SMS when the next episode is published.',
+  alertDisabled: 'SMS alerts are disabled for this story.',
+  /** `{keyword}` is the author's SMS keyword. */
+  alertFailure: (keyword: string) =>
+    `Subscribe to receive story alerts. Type "${keyword}" and send a SMS to 77100 (Dialog, Hutch, Etisalat or Airtel) / 77011 (Mobitel)`,
+} as const;

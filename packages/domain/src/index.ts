@@ -12,6 +12,8 @@ export * from './schemas/auth.ts';
 export * from './schemas/authoring.ts';
 export * from './schemas/categories.ts';
 export * from './schemas/engagement.ts';
+export * from './schemas/membership.ts';
+export * from './mobile.ts';
 export * from './api-paths.ts';
 export * from './categories.ts';
 export * from './sinhala/singlish.ts';

@@ -192,24 +192,139 @@ export const events = pgTable('events', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A user's subscription to a billing app; written by the membership flow. */
+/**
+ * A mobile number's subscription to a billing app, as the carrier reports it. A row may exist
+ * before any account claims it (joined by SMS); `user_id` is set when a user proves the mobile
+ * with a code. A user is subscribed to an app while a row of theirs for it is 'active'.
+ */
 export const subscriptions = pgTable(
   'subscriptions',
   {
     id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => billingApps.appId),
+    /** 94XXXXXXXXX: the carrier's subscriber number without 'tel:'. */
+    mobile: text('mobile').notNull(),
+    /** 'active' (paid up), 'lapsed' (a charge failed) or 'ended' (UNREG). */
+    status: text('status').notNull().default('active'),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** The carrier time of the last notification applied: older ones arriving late change nothing. */
+    stateAt: timestamp('state_at', { withTimezone: true }).notNull().defaultNow(),
+    nextChargeAt: timestamp('next_charge_at', { withTimezone: true }),
+    lastChargedAt: timestamp('last_charged_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('subscriptions_app_mobile_key').on(t.appId, t.mobile),
+    index('subscriptions_user_idx').on(t.userId, t.appId),
+  ],
+);
+
+/**
+ * A subscription code asked for on the web. The code itself lives only at the carrier (hashed
+ * by it); this row ties the carrier's reference to the account that asked and counts tries.
+ */
+export const membershipCodes = pgTable(
+  'membership_codes',
+  {
+    /** The refId the client sees: random, unguessable, owned by `user_id`. */
+    refId: text('ref_id').primaryKey(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     appId: text('app_id')
       .notNull()
       .references(() => billingApps.appId),
-    mobile: text('mobile'),
-    status: text('status').notNull().default('active'),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
-    endedAt: timestamp('ended_at', { withTimezone: true }),
+    mobile: text('mobile').notNull(),
+    /** The carrier's referenceNo for the OTP it sent. */
+    carrierRef: text('carrier_ref').notNull(),
+    /** sha256 of the code when we generate it ourselves; null when the carrier keeps it. */
+    codeHash: text('code_hash'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('subscriptions_user_app_key').on(t.userId, t.appId)],
+  (t) => [
+    index('membership_codes_mobile_idx').on(t.mobile, t.createdAt),
+    index('membership_codes_user_idx').on(t.userId, t.createdAt),
+  ],
 );
+
+/** Every carrier notification applied, by the carrier's id: a repeat changes nothing. */
+export const carrierNotifications = pgTable('carrier_notifications', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  appId: text('app_id').notNull(),
+  mobile: text('mobile').notNull(),
+  /** When the carrier says it happened. */
+  occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+  /** The notification as received (JSON text), for audit. */
+  payload: text('payload').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A reader who wants an SMS when a story gets a new episode. */
+export const storyAlerts = pgTable(
+  'story_alerts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.storyId] }),
+    index('story_alerts_story_idx').on(t.storyId),
+  ],
+);
+
+/** Mobiles that texted STOP: no alert SMS goes to them until the reader turns an alert on again. */
+export const smsOptOuts = pgTable('sms_opt_outs', {
+  mobile: text('mobile').primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One alert SMS per mobile per published episode: written by the fan-out job before sending,
+ * marked sent after, so a crash in between resends (the carrier drops the repeat by its ref).
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    storyId: integer('story_id').notNull(),
+    appId: text('app_id').notNull(),
+    mobile: text('mobile').notNull(),
+    /** 'pending', 'sent' or 'skipped' (opted out after the fan-out). */
+    status: text('status').notNull().default('pending'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('alert_deliveries_event_mobile_key').on(t.eventId, t.mobile),
+    index('alert_deliveries_pending_idx').on(t.eventId, t.status),
+  ],
+);
+
+/** The mailing list: an address is on it once it confirmed through a signed link. */
+export const mailingList = pgTable('mailing_list', {
+  /** Lower-cased address. */
+  email: text('email').primaryKey(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  subscribed: boolean('subscribed').notNull().default(false),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 /** One rating per reader per story (0 to 5 in half steps; claps are a rating of 1 to 5). */
 export const ratings = pgTable(
