@@ -77,6 +77,8 @@ export const apiPaths = {
   mailRequest: () => '/api/v1/member/mail/request/',
   /** POST {token, subscribed}: works without login (the link in an e-mail). */
   mailSubscribe: () => '/api/v1/member/mail/subscribe/',
+  /** GET (login): whether the account's address is on the mailing list. */
+  mailStatus: () => '/api/v1/member/mail/status',
   /** The carrier's notifications (REG, UNREG, charges, SMS from phones), signed. */
   carrierWebhook: () => '/api/v1/carrier/notify/',
   categories: () => '/categories.json',
