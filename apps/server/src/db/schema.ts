@@ -326,6 +326,36 @@ export const mailingList = pgTable('mailing_list', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Confirmation e-mails asked for: counted per address to send at most a few an hour. */
+export const mailRequests = pgTable(
+  'mail_requests',
+  {
+    id: serial('id').primaryKey(),
+    /** Lower-cased address. */
+    email: text('email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('mail_requests_email_idx').on(t.email, t.createdAt)],
+);
+
+/**
+ * One list e-mail of an event to one address, written before it is sent: a rerun of the job
+ * sends only rows still unsent, so each address gets the event's e-mail once.
+ */
+export const mailDeliveries = pgTable(
+  'mail_deliveries',
+  {
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** Null until the transport took the message. */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.email] })],
+);
+
 /** One rating per reader per story (0 to 5 in half steps; claps are a rating of 1 to 5). */
 export const ratings = pgTable(
   'ratings',
