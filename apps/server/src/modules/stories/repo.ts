@@ -309,16 +309,19 @@ export const storiesRepo = (db: Db) => {
         subscribed: boolean;
         userRating: number | null;
         bookmarked: boolean;
+        alertEnabled: boolean;
       }>(sql`
         select
           exists (select 1 from subscriptions where user_id = ${userId} and app_id = ${appId}
             and status = 'active') as subscribed,
           (select rating from ratings where user_id = ${userId} and story_id = ${storyId}) as "userRating",
-          exists (select 1 from bookmarks where user_id = ${userId} and story_id = ${storyId}) as bookmarked`);
+          exists (select 1 from bookmarks where user_id = ${userId} and story_id = ${storyId}) as bookmarked,
+          exists (select 1 from story_alerts where user_id = ${userId} and story_id = ${storyId}) as "alertEnabled"`);
       return {
         subscribed: Boolean(r?.subscribed),
         userRating: r?.userRating == null ? null : Number(r.userRating),
         bookmarked: Boolean(r?.bookmarked),
+        alertEnabled: Boolean(r?.alertEnabled),
       };
     },
 

@@ -44,10 +44,10 @@ export function storiesService(repo: StoriesRepo) {
       throw notFound(
         `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
       );
-    // One round trip for what is the viewer's own: subscription, rating and bookmark.
+    // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
     const mine = viewer
       ? await repo.viewerState(viewer.userId, storyId, story.appId)
-      : { subscribed: false, userRating: null, bookmarked: false };
+      : { subscribed: false, userRating: null, bookmarked: false, alertEnabled: false };
     const subscribed = mine.subscribed;
     let content: string | undefined;
     if (wantText && found) {
@@ -94,7 +94,7 @@ export function storiesService(repo: StoriesRepo) {
       subscribed,
       userRating: mine.userRating,
       bookmarked: mine.bookmarked,
-      alertEnabled: false,
+      alertEnabled: mine.alertEnabled,
     };
   };
 
