@@ -47,6 +47,9 @@ import { loadVapidKeys } from './modules/notifications/vapid.ts';
 import { webPushSender } from './modules/notifications/push.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
+import { startCarrier, type Carrier } from './adapters/carrier.ts';
+import { carrierDispatch, type CarrierDispatch } from './modules/carrier/dispatch.ts';
+import { carrierRoutes } from './modules/carrier/routes.ts';
 
 const STATIC_PATHS =
   /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js|sw\.js)/;
@@ -56,6 +59,10 @@ export interface BuiltApp {
   database: Database;
   storage: ObjectStorage;
   queue: JobQueue;
+  /** Billing and SMS adapters, and the simulator when it plays the carrier (tests drive it). */
+  carrier: Carrier;
+  /** Where verified carrier notifications go: modules register their handlers on it. */
+  dispatch: CarrierDispatch;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
@@ -78,6 +85,8 @@ export async function buildApp(
   const queue = await startJobQueue(database, {
     pollingIntervalSeconds: config.jobPollSeconds,
   });
+  const dispatch = carrierDispatch();
+  const carrier = await startCarrier(config, { dataDir: memory ? null : config.dataDir });
 
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
@@ -165,6 +174,7 @@ export async function buildApp(
   engagementRoutes(app, engagement);
   await engagementJobs(queue, engagement);
   socialRoutes(app, socialService(database.db));
+  await carrierRoutes(app, { db: database.db, dispatch, carrier });
   const notifications = notificationsService({
     db: database.db,
     queue,
@@ -183,6 +193,9 @@ export async function buildApp(
       drawCover: renderCover,
       recomputeRatings: () => engagement.recomputeRatings(),
     });
+
+  // The simulator learns our apps' keywords and the members it has not met (the seed's).
+  await carrier.provision(database.db);
 
   const web = await loadWebBuild(config.webDist);
   if (web) {
@@ -221,9 +234,10 @@ export async function buildApp(
   });
 
   app.addHook('onClose', async () => {
+    await carrier.close();
     // Jobs in flight finish before the database they write to closes.
     await queue.stop();
     await database.close();
   });
-  return { app, database, storage, queue };
+  return { app, database, storage, queue, carrier, dispatch };
 }

@@ -16,8 +16,20 @@ export interface Config {
   rateLimit: { max: number; authMax: number; uploadMax: number };
   /** How often idle job workers look for due jobs (scheduled episodes go out within this). */
   jobPollSeconds: number;
-  smsProvider: 'simulator';
-  billingProvider: 'simulator';
+  /** Who sends SMS and bills: the built-in carrier simulator (default) or an Ideamart-style carrier. */
+  smsProvider: 'simulator' | 'ideamart';
+  billingProvider: 'simulator' | 'ideamart';
+  /**
+   * The carrier's HTTP API. `url` null with the simulator (it listens on an ephemeral port of its
+   * own); `webhookSecret` null: with the simulator one is made once and kept in DATA_DIR/keys.
+   * `simulatorDelayMs` slows each SMS the simulator delivers (tests that stop a server midway).
+   */
+  carrier: {
+    url: string | null;
+    appPassword: string;
+    webhookSecret: string | null;
+    simulatorDelayMs: number;
+  };
   /**
    * Web Push (VAPID). Keys null: a pair is made once and kept in DATA_DIR (in memory for tests).
    * `subject` is the contact push services may use: an https: URL or a mailto: address.
@@ -86,7 +98,40 @@ const readVapid = (env: NodeJS.ProcessEnv, publicUrl: string): Config['vapid'] =
   return { publicKey, privateKey, subject };
 };
 
+/** The carrier's address and secrets; an Ideamart-style carrier needs its URL and webhook secret. */
+const readCarrier = (env: NodeJS.ProcessEnv, providers: string[]): Config['carrier'] => {
+  const real = providers.includes('ideamart');
+  const url = env.CARRIER_URL ? readUrl(env, 'CARRIER_URL', '') : null;
+  if (real && !url)
+    throw new ConfigError(
+      'CARRIER_URL is required when BILLING_PROVIDER or SMS_PROVIDER is ideamart.',
+    );
+  const webhookSecret = env.CARRIER_WEBHOOK_SECRET || null;
+  if (real && !webhookSecret)
+    throw new ConfigError(
+      'CARRIER_WEBHOOK_SECRET is required when BILLING_PROVIDER or SMS_PROVIDER is ideamart.',
+    );
+  if (webhookSecret && webhookSecret.length < 16)
+    throw new ConfigError('CARRIER_WEBHOOK_SECRET must be at least 16 characters long.');
+  return {
+    url,
+    appPassword: env.CARRIER_APP_PASSWORD || 'simulator',
+    webhookSecret,
+    simulatorDelayMs: readInt(env, 'CARRIER_SIMULATOR_DELAY_MS', 0, 0, 60_000),
+  };
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+const readProviders = (env: NodeJS.ProcessEnv) => {
+  const smsProvider = readChoice(env, 'SMS_PROVIDER', ['simulator', 'ideamart']);
+  const billingProvider = readChoice(env, 'BILLING_PROVIDER', ['simulator', 'ideamart']);
+  return {
+    smsProvider,
+    billingProvider,
+    carrier: readCarrier(env, [smsProvider, billingProvider]),
+  };
+};
 
 /** Reads and validates the configuration; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -116,8 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
     },
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
-    smsProvider: readChoice(env, 'SMS_PROVIDER', ['simulator']),
-    billingProvider: readChoice(env, 'BILLING_PROVIDER', ['simulator']),
+    ...readProviders(env),
     vapid: readVapid(env, publicUrl),
   };
 }
