@@ -7,6 +7,8 @@ import { changeUsername, refreshToken, useMe } from '../api/queries.ts';
 import { afterFollow, toggleFollow, useFollowing, type FollowingItem } from '../api/social.ts';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
+import { MailingListSection } from '../features/account/MailingListSection.tsx';
+import { MembershipsSection } from '../features/account/MembershipsSection.tsx';
 import { useAuthActions } from '../features/auth/AuthEffects.tsx';
 import { storeName, storeToken } from '../features/auth/session.ts';
 import { useSession } from '../features/auth/useSession.ts';
@@ -19,7 +21,7 @@ import ui from '../components/ui.module.css';
 import styles from '../components/page.module.css';
 import own from './AccountPage.module.css';
 
-/** /account: who is logged in, change of username, following, Web Push, UI language, logout. */
+/** /account: who is logged in, change of username, memberships, mailing list, following, Web Push, UI language, logout. */
 export default function AccountPage() {
   const { t } = useI18n();
   const session = useSession();
@@ -40,6 +42,8 @@ export default function AccountPage() {
       ) : (
         <>
           <Profile />
+          <MembershipsSection />
+          <MailingListSection />
           <FollowingPanel />
           <PushPanel />
           <LanguagePanel />

@@ -13,6 +13,7 @@ import { ComfortButton } from '../features/comfort/ComfortButton.tsx';
 import comfortStyles from '../features/comfort/comfort.module.css';
 import { LazyComments } from '../features/comments/LazyComments.tsx';
 import { RatingPanel } from '../features/rating/RatingPanel.tsx';
+import { AlertPanel } from '../features/reader/AlertPanel.tsx';
 import { EpisodePager } from '../features/reader/EpisodePager.tsx';
 import { EpisodeText } from '../features/reader/EpisodeText.tsx';
 import { SeriesLinks } from '../features/reader/SeriesLinks.tsx';
@@ -110,7 +111,14 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
     );
   } else if (session.status === 'visitor') reading = <VisitorWall storyId={storyId} />;
   else if (part.isPending) reading = <SkeletonLines lines={8} label={t('details.reading')} />;
-  else if (subscriptionNeeded) reading = <SubscriptionWall keyword={author.keyword} />;
+  else if (subscriptionNeeded)
+    reading = (
+      <SubscriptionWall
+        keyword={author.keyword}
+        appId={author.appId}
+        episode={!story.membersOnly}
+      />
+    );
   else if (part.isSuccess && part.data.part.content !== undefined) {
     const footer = episodeFooter(story, part.data.part.partNumber === details.numberOfparts);
     reading = (
@@ -138,6 +146,11 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
           </p>
         )}
         <EpisodePager storyId={storyId} current={partNumber} total={details.numberOfparts} />
+        <AlertPanel
+          storyId={storyId}
+          alertEnabled={part.data.alertEnabled}
+          keyword={author.keyword}
+        />
         {/* Rating and responses: for readers who may read this episode (SPEC.md 6). */}
         <RatingPanel
           storyId={storyId}
