@@ -18,9 +18,15 @@ export const nextReconcileAt = (from: Date): Date => {
 };
 
 /**
+ * pg-boss keeps one job per key in each slot this long (it allows at most its archive interval,
+ * 12 hours).
+ */
+const SLOT_SECONDS = 12 * 3600;
+
+/**
  * Sends the next daily run. Our queue has no cron, so each run sends the next one. The key
- * names the run's day and pg-boss keeps one job per key per day it is sent on, so a restart
- * (or a retry of the job) does not add a second run; if one slips through, the run is
+ * names the run's day and pg-boss keeps one job per key per 12-hour slot it is sent in, so a
+ * restart (or a retry of the job) does not add a second run; if one slips through, the run is
  * idempotent anyway.
  */
 const scheduleNext = async (queue: JobQueue, from: Date) => {
@@ -31,7 +37,7 @@ const scheduleNext = async (queue: JobQueue, from: Date) => {
     {
       startAfter: at,
       singletonKey: `${RECONCILE_JOB}:${at.toISOString().slice(0, 10)}`,
-      singletonSeconds: 24 * 3600,
+      singletonSeconds: SLOT_SECONDS,
       retryLimit: 3,
     },
   );
