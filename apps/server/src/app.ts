@@ -50,6 +50,9 @@ import { loadWebBuild } from './modules/pages/ssr.ts';
 import { startCarrier, type Carrier } from './adapters/carrier.ts';
 import { carrierDispatch, type CarrierDispatch } from './modules/carrier/dispatch.ts';
 import { carrierRoutes } from './modules/carrier/routes.ts';
+import { membershipService } from './modules/membership/service.ts';
+import { membershipRoutes } from './modules/membership/routes.ts';
+import { membershipJobs } from './modules/membership/jobs.ts';
 
 const STATIC_PATHS =
   /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js|sw\.js)/;
@@ -175,6 +178,10 @@ export async function buildApp(
   await engagementJobs(queue, engagement);
   socialRoutes(app, socialService(database.db));
   await carrierRoutes(app, { db: database.db, dispatch, carrier });
+  const membership = membershipService({ db: database.db, billing: carrier.billing });
+  membershipRoutes(app, membership);
+  dispatch.onSubscription((tx, n) => membership.applyNotification(tx, n));
+  await membershipJobs(queue, membership);
   const notifications = notificationsService({
     db: database.db,
     queue,
