@@ -46,6 +46,10 @@ import { notificationJobs } from './modules/notifications/jobs.ts';
 import { loadVapidKeys } from './modules/notifications/vapid.ts';
 import { webPushSender } from './modules/notifications/push.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
+import { mailService } from './modules/mail/service.ts';
+import { mailRoutes } from './modules/mail/routes.ts';
+import { mailJobs } from './modules/mail/jobs.ts';
+import { mailTransport, type MailTransport } from './modules/mail/transport.ts';
 import { loadWebBuild } from './modules/pages/ssr.ts';
 import { startCarrier, type Carrier } from './adapters/carrier.ts';
 import { carrierDispatch, type CarrierDispatch } from './modules/carrier/dispatch.ts';
@@ -192,6 +196,21 @@ export async function buildApp(
   });
   notificationRoutes(app, notifications);
   await notificationJobs(queue, notifications);
+  const mailOut = mailTransport({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    dataDir: config.dataDir,
+    memory,
+  });
+  const mail = mailService({
+    db: database.db,
+    queue,
+    keys,
+    transport: mailOut,
+    publicUrl: config.publicUrl,
+  });
+  mailRoutes(app, mail, { max: config.mail.requestMax, timeWindow: '1 minute' });
+  await mailJobs(queue, mail);
   // The demo stories go through the same publishing path as every author's.
   if (config.demoSeed)
     await seedDemo(database.db, {
@@ -246,5 +265,5 @@ export async function buildApp(
     await queue.stop();
     await database.close();
   });
-  return { app, database, storage, queue, carrier, dispatch };
+  return { app, database, storage, queue, carrier, dispatch, mail: mailOut };
 }

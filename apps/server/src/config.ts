@@ -35,6 +35,12 @@ export interface Config {
    * `subject` is the contact push services may use: an https: URL or a mailto: address.
    */
   vapid: { publicKey: string | null; privateKey: string | null; subject: string };
+  /**
+   * E-mail (the mailing list): SMTP when `smtpUrl` is set, else each message is an .eml file in
+   * DATA_DIR/mail-outbox. `requestMax`: confirmation e-mails one IP address may ask for a
+   * minute.
+   */
+  mail: { smtpUrl: string | null; from: string; requestMax: number };
 }
 
 export class ConfigError extends Error {}
@@ -121,6 +127,23 @@ const readCarrier = (env: NodeJS.ProcessEnv, providers: string[]): Config['carri
   };
 };
 
+/** SMTP_URL is smtp:// or smtps://; MAIL_FROM is an address, optionally with a name. */
+const readMail = (env: NodeJS.ProcessEnv): Config['mail'] => {
+  const smtpUrl = env.SMTP_URL || null;
+  if (smtpUrl && !/^smtps?:\/\/[^\s]+$/.test(smtpUrl))
+    throw new ConfigError('SMTP_URL must start with smtp:// or smtps://.');
+  const from = env.MAIL_FROM || 'Kathamala <no-reply@kathamala.lk>';
+  if (!/^([^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/.test(from.trim()))
+    throw new ConfigError(
+      `MAIL_FROM must be an e-mail address such as 'Name <a@b.lk>', got '${from}'.`,
+    );
+  return {
+    smtpUrl,
+    from: from.trim(),
+    requestMax: readInt(env, 'RATE_LIMIT_MAIL_MAX', 5, 1, 1_000_000),
+  };
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 const readProviders = (env: NodeJS.ProcessEnv) => {
@@ -163,5 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     ...readProviders(env),
     vapid: readVapid(env, publicUrl),
+    mail: readMail(env),
   };
 }

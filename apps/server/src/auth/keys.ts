@@ -20,6 +20,13 @@ export interface TokenKeys {
   publicJwk: JWK;
   sign(claims: Omit<TokenClaims, 'exp'>, ttlSeconds: number): Promise<string>;
   verify(token: string): Promise<TokenClaims>;
+  /**
+   * Signs a token that is not a session: it carries `purpose` and a subject only (no session id,
+   * so it never logs anyone in), e.g. the mailing list's link tokens.
+   */
+  signFor(purpose: string, sub: string, ttlSeconds: number): Promise<string>;
+  /** The subject of a token signed by signFor for `purpose`; throws when forged, expired or another purpose's. */
+  verifyFor(token: string, purpose: string): Promise<string>;
 }
 
 async function loadOrCreate(dir: string | null): Promise<{ privateJwk: JWK; publicJwk: JWK }> {
@@ -62,6 +69,19 @@ export async function loadTokenKeys(dataDir: string | null): Promise<TokenKeys> 
     verify: async (token) => {
       const { payload } = await jwtVerify(token, publicKey, { algorithms: [ALG] });
       return payload as unknown as TokenClaims;
+    },
+    signFor: (purpose, sub, ttlSeconds) =>
+      new SignJWT({ purpose })
+        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
+        .setSubject(sub)
+        .setIssuedAt()
+        .setExpirationTime(`${ttlSeconds}s`)
+        .sign(privateKey),
+    verifyFor: async (token, purpose) => {
+      const { payload } = await jwtVerify(token, publicKey, { algorithms: [ALG] });
+      if (payload.purpose !== purpose || typeof payload.sub !== 'string' || 'sid' in payload)
+        throw new Error(`Not a ${purpose} token.`);
+      return payload.sub;
     },
   };
 }

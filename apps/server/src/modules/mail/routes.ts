@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  apiPaths,
+  ErrorBody,
+  MailRequestBody,
+  MailSubscribeAnswer,
+  MailSubscribeBody,
+  Ok,
+} from '@kathamala/domain';
+import { requireViewer } from '../../plugins/auth.ts';
+import type { MailService } from './service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
+const tags = ['member'];
+/** The same answer whether or not the address is on the list, or was sent one already. */
+const MailRequestAnswer = Type.Object({ email: Type.String() });
+
+/** The mailing list: ask for a confirmation link, subscribe or leave by its token, the account's status. */
+export function mailRoutes(
+  app: FastifyInstance,
+  mail: MailService,
+  requestRateLimit: { max: number; timeWindow: string },
+) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post(
+    apiPaths.mailRequest(),
+    {
+      schema: { tags, body: MailRequestBody, response: { 200: Ok(MailRequestAnswer), ...errors } },
+      // Each call may send an e-mail: a tight budget per address on top of the per-mailbox count.
+      config: { rateLimit: requestRateLimit },
+    },
+    async (req) => ({ code: 0 as const, object: await mail.request(req.body.email) }),
+  );
+
+  r.post(
+    apiPaths.mailSubscribe(),
+    {
+      schema: {
+        tags,
+        body: MailSubscribeBody,
+        response: { 200: Ok(MailSubscribeAnswer), ...errors },
+      },
+    },
+    async (req) => ({
+      code: 0 as const,
+      object: await mail.subscribe(req.body.token, req.body.subscribed),
+    }),
+  );
+
+  r.get(
+    apiPaths.mailStatus(),
+    {
+      schema: { tags, response: { 200: Ok(MailSubscribeAnswer), ...errors } },
+      config: { auth: 'required' },
+    },
+    async (req, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { code: 0 as const, object: await mail.status(requireViewer(req)) };
+    },
+  );
+}
