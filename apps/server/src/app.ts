@@ -70,6 +70,8 @@ export interface BuiltApp {
   carrier: Carrier;
   /** Where verified carrier notifications go: modules register their handlers on it. */
   dispatch: CarrierDispatch;
+  /** Where e-mail goes; in memory (tests) it keeps the messages in `sent`. */
+  mail: MailTransport;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
