@@ -163,6 +163,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<CarrierSim
   };
   // A repeat of a ref to the same number is dropped; the set is rebuilt from the outbox so it
   // holds across a restart (the file is the carrier's memory of what it delivered).
+  // A line torn by a kill mid-write is ended, so the next SMS starts a line of its own.
+  if (outboxFile && fs.existsSync(outboxFile)) {
+    const size = fs.statSync(outboxFile).size;
+    if (size > 0) {
+      const fd = fs.openSync(outboxFile, 'r');
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      fs.closeSync(fd);
+      if (last[0] !== 0x0a) fs.appendFileSync(outboxFile, '\n');
+    }
+  }
   const delivered = new Set<string>();
   const sending = new Set<string>();
   for (const m of readOutbox()) if (m.ref) delivered.add(`${m.ref}|${m.to}`);
