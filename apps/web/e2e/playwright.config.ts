@@ -9,6 +9,11 @@ const repoRoot = path.resolve(here, '../../..');
 // Helpers running journeys side by side pick their own port and build (E2E_PORT, WEB_DIST).
 const PORT = Number(process.env.E2E_PORT ?? 3107);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+// The server's data directory, in the environment so the journeys (run in worker processes,
+// which load this file again and inherit the variable) read the same files: the SMS outbox.
+export const DATA_DIR = (process.env.E2E_DATA_DIR ??= mkdtempSync(
+  path.join(tmpdir(), 'kathamala-e2e-'),
+));
 
 /**
  * Journeys in Debian's Chromium against the real server with the built web app (run
@@ -47,7 +52,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'kathamala-e2e-')),
+      DATA_DIR,
       NODE_ENV: 'production',
       DEMO_SEED: '1',
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
