@@ -610,4 +610,24 @@ describe('reconciliation with the carrier', () => {
       '2026-11-23T20:30:00.000Z',
     );
   });
+  it('runs as the carrier.reconcile job, which sends the next run', async () => {
+    const token = await t.signup();
+    const mobile = freshMobile();
+    await join(token, mobile);
+    sim.forget(PRODUCT_APP_ID, mobile);
+    // The run sent at start-up is dropped: the job must send the next one itself.
+    await t.rows(sql`delete from pgboss.job where name = ${RECONCILE_JOB} and state = 'created'`);
+    await t.queue.send(RECONCILE_JOB, {});
+    const deadline = Date.now() + 20_000;
+    while ((await subscription(mobile))?.status !== 'ended' && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await subscription(mobile))?.status).toBe('ended');
+    const next = await t.rows<{ startAfter: string }>(
+      sql`select start_after as "startAfter" from pgboss.job
+        where name = ${RECONCILE_JOB} and state = 'created'`,
+    );
+    expect(next.map((j) => new Date(j.startAfter).getTime())).toEqual([
+      nextReconcileAt(new Date()).getTime(),
+    ]);
+  });
 });
