@@ -13,7 +13,7 @@ async function main() {
     }
     throw e;
   }
-  const { app } = await buildApp(config, { logger: true });
+  const { app, carrier } = await buildApp(config, { logger: true });
   const close = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await app.close();
@@ -25,6 +25,10 @@ async function main() {
   console.log(
     `Kathamala is running at ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
   );
+  if (carrier.simulator)
+    console.log(
+      `Carrier: the simulator (SMS outbox ${config.dataDir}/sms-outbox.jsonl, page ${config.publicUrl}/dev/sms/)`,
+    );
 }
 
 await main();

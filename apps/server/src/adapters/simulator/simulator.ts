@@ -87,6 +87,8 @@ export interface CarrierSimulator {
   subscriber(appId: string, mobile: string): SimulatedSubscriber | null;
   /** Every subscriber the carrier knows. */
   subscribers(): SimulatedSubscriber[];
+  /** The billing apps the carrier knows. */
+  apps(): SimulatedApp[];
   /** Every SMS delivered so far, oldest first. */
   outbox(): SimulatedSms[];
   /** The newest 6-digit code sent to `mobile`, or null (tests read it like a phone would). */
@@ -553,6 +555,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<CarrierSim
       return s ? { ...s } : null;
     },
     subscribers: () => [...subs.values()].map((s) => ({ ...s })),
+    apps: () => [...apps.values()],
     outbox: readOutbox,
     lastCode(mobile) {
       const texts = readOutbox().filter((m) => m.to === mobile);

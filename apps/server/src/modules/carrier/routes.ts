@@ -13,6 +13,7 @@ import {
   type SignatureCheck,
 } from '../../adapters/billing/wire.ts';
 import type { CarrierDispatch } from './dispatch.ts';
+import { devSmsRoutes } from './dev-page.ts';
 
 /** A notification is a few hundred bytes; anything much larger is not one. */
 const WEBHOOK_BODY_BYTES = 16 * 1024;
@@ -27,7 +28,8 @@ const REFUSALS: Record<Exclude<SignatureCheck, 'ok'>, string> = {
 export interface CarrierRouteDeps {
   db: Db;
   dispatch: CarrierDispatch;
-  carrier: Pick<Carrier, 'webhookSecret' | 'listening'>;
+  /** With a simulator, the development SMS page is served too. */
+  carrier: Pick<Carrier, 'webhookSecret' | 'listening'> & Partial<Pick<Carrier, 'simulator'>>;
   /** Our clock in milliseconds (tests move it to make stale signatures). */
   now?: () => number;
 }
@@ -35,7 +37,8 @@ export interface CarrierRouteDeps {
 /**
  * The carrier's webhook: a signed notification is recorded by its id and applied in the same
  * transaction, so a repeat changes nothing and a failure applies nothing. Also tells the
- * carrier (the simulator) where the webhook is once the server listens.
+ * carrier (the simulator) where the webhook is once the server listens, and with the simulator
+ * serves the development SMS page.
  */
 export async function carrierRoutes(app: FastifyInstance, deps: CarrierRouteDeps) {
   const now = deps.now ?? Date.now;
@@ -110,6 +113,8 @@ export async function carrierRoutes(app: FastifyInstance, deps: CarrierRouteDeps
       },
     );
   });
+
+  if (deps.carrier.simulator) await devSmsRoutes(app, deps.carrier.simulator);
 
   // Our address is known only once we listen; the simulator posts notifications there.
   app.addHook('onListen', async function () {
