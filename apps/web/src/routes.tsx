@@ -18,6 +18,8 @@ const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
 const StatisticsPage = lazy(() => import('./pages/StatisticsPage.tsx'));
 const BookmarksPage = lazy(() => import('./pages/BookmarksPage.tsx'));
 const LeaderboardPage = lazy(() => import('./pages/LeaderboardPage.tsx'));
+// The page the links in our e-mails open (the mailing list).
+const MailPage = lazy(() => import('./features/mail/MailPage.tsx'));
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -38,6 +40,7 @@ export const routes: RouteObject[] = [
       { path: 'statistics', element: <StatisticsPage /> },
       { path: 'bookmarks', element: <BookmarksPage /> },
       { path: 'leaderboard', element: <LeaderboardPage /> },
+      { path: 'mail', element: <MailPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -112,6 +112,7 @@ export function metaForUrl(
     '/statistics': 'stats.title',
     '/bookmarks': 'bookmarks.title',
     '/publish/story': 'nav.write',
+    '/mail': 'mail.title',
   };
   const key = simple[pathname.replace(/\/$/, '')];
   if (key) return { ...base, title: pageTitle(t, t(key)), noindex: true };

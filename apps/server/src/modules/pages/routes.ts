@@ -22,6 +22,7 @@ const KNOWN_ROUTES = [
   /^\/publish\/story\/?$/,
   /^\/statistics\/?$/,
   /^\/(bookmarks|leaderboard)\/?$/,
+  /^\/mail\/?$/,
 ];
 
 const RENDER_CACHE_MS = 10_000;
