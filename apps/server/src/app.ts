@@ -57,6 +57,9 @@ import { carrierRoutes } from './modules/carrier/routes.ts';
 import { membershipService } from './modules/membership/service.ts';
 import { membershipRoutes } from './modules/membership/routes.ts';
 import { membershipJobs } from './modules/membership/jobs.ts';
+import { alertsService } from './modules/alerts/service.ts';
+import { alertRoutes } from './modules/alerts/routes.ts';
+import { alertJobs } from './modules/alerts/jobs.ts';
 
 const STATIC_PATHS =
   /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js|sw\.js)/;
@@ -188,6 +191,14 @@ export async function buildApp(
   membershipRoutes(app, membership);
   dispatch.onSubscription((tx, n) => membership.applyNotification(tx, n));
   await membershipJobs(queue, membership);
+  const alerts = alertsService({
+    db: database.db,
+    queue,
+    sms: carrier.sms,
+    publicUrl: config.publicUrl,
+  });
+  alertRoutes(app, alerts);
+  await alertJobs(queue, alerts, dispatch);
   const notifications = notificationsService({
     db: database.db,
     queue,

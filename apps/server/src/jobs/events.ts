@@ -32,7 +32,7 @@ export type EventType = DomainEvent['type'];
  * (notifications, SMS alerts); each job gets `{eventId, ...payload}` and must be idempotent.
  */
 export const EVENT_SUBSCRIBERS: Record<EventType, readonly string[]> = {
-  'episode.published': ['notify.episode', 'mail.newStory'],
+  'episode.published': ['notify.episode', 'mail.newStory', 'sms.alerts'],
   'comment.posted': ['notify.comment'],
 };
 
