@@ -517,6 +517,24 @@ describe('carrier notifications through the signed webhook', () => {
     expect((await subscription(other))?.status).toBe('active');
   });
 
+  it('refuses a forged notification and changes nothing', async () => {
+    const mobile = freshMobile();
+    const body = JSON.stringify(
+      toWire({ id: `f-${mobile}`, type: 'REG', appId: PRODUCT_APP_ID, mobile, at: new Date() }),
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.carrierWebhook(),
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signNotification('not-the-secret', body, Math.floor(Date.now() / 1000)),
+      },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(401);
+    expect(await subscription(mobile)).toBeUndefined();
+  });
+
   it('ignores notifications for an app we do not have', async () => {
     const mobile = freshMobile();
     const res = await notify({
