@@ -251,6 +251,10 @@ describe('phones and notifications', () => {
       ['SMS', PRODUCT_APP_ID, DIALOG],
     ]);
     expect(ns[1]).toMatchObject({ text: 'STOP' });
+    // Carrier times strictly increase, even within one millisecond.
+    const times = ns.map((n) => n.at.getTime());
+    expect(times).toEqual([...times].sort((x, y) => x - y));
+    expect(new Set(times).size).toBe(times.length);
     expect(ns[2]).toMatchObject({ amount: 50 });
     expect(new Set(ns.map((n) => n.id)).size).toBe(6);
     expect(sim.undelivered()).toEqual([]);

@@ -265,8 +265,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<CarrierSim
     }
   };
 
+  // Carrier times strictly increase: REG then UNREG in the same millisecond keep their order.
+  let lastAt = 0;
   const notify = (n: Omit<CarrierNotification, 'id' | 'at'> & Partial<CarrierNotification>) => {
-    queue.push({ id: `sim-${randomUUID()}`, at: new Date(now()), ...n } as CarrierNotification);
+    lastAt = Math.max(now(), lastAt + 1);
+    queue.push({ id: `sim-${randomUUID()}`, at: new Date(lastAt), ...n } as CarrierNotification);
     void pump();
   };
 

@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { apiPaths, PRODUCT_APP_ID } from '@kathamala/domain';
@@ -37,6 +38,8 @@ describe('the carrier webhook', () => {
     });
     dispatch.onSms(async (_tx, n) => void applied.push(`SMS ${n.text}`));
     app = Fastify();
+    // A tight global budget: the webhook is exempt, so ten repeats still get through.
+    await app.register(rateLimit, { max: 3, timeWindow: '1 minute' });
     installErrorHandling(app);
     await carrierRoutes(app, {
       db: database.db,
