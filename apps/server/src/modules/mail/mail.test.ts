@@ -304,14 +304,47 @@ describe('new-story e-mails', () => {
     // The unsubscribe link works without login and takes the address off the list.
     const { token, action } = tokenIn(mail);
     expect(action).toBe('unsubscribe');
-    expect(mail.headers?.['List-Unsubscribe']).toMatch(
-      /^<http:\/\/kathamala\.test\/mail\/\?token=/,
-    );
+    expect(mail.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
     // The header as it is written (folded: unfold it first).
-    expect(mail.raw.replace(/\n[ \t]+/g, ' ')).toMatch(
-      /^List-Unsubscribe: <http:\/\/kathamala\.test\/mail\/\?token=[\w.-]+&action=unsubscribe>$/m,
+    const header =
+      /^List-Unsubscribe: <(http:\/\/kathamala\.test\/api\/v1\/member\/mail\/one-click\/\?token=[\w.-]+)>$/m.exec(
+        mail.raw.replace(/\n[ \t]+/g, ' '),
+      );
+    expect(header).not.toBeNull();
+    const oneClick = new URL(header![1]!);
+    expect(oneClick.searchParams.get('token')).toBe(token);
+    expect(mail.raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+
+    // A GET of the one-click address changes nothing: it leads to the page and its button.
+    const visit = await t.app.inject({ url: `${oneClick.pathname}${oneClick.search}` });
+    expect(visit.statusCode).toBe(303);
+    expect(visit.headers.location).toBe(
+      `/mail/?${new URLSearchParams({ token, action: 'unsubscribe' })}`,
     );
-    // Every send ran in the app's worker (send jobs go through the queue): its key signed the link.
+    expect((await listRow(readers[0]!))?.subscribed).toBe(true);
+    // A forged token posted there changes nothing either.
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: `${oneClick.pathname}?token=${token.slice(0, -4)}AAAA`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(forged.statusCode).toBe(400);
+    expect((await listRow(readers[0]!))?.subscribed).toBe(true);
+    // The mail program's one-click POST takes the address off the list, without login.
+    const post = await t.app.inject({
+      method: 'POST',
+      url: `${oneClick.pathname}${oneClick.search}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(post.statusCode).toBe(200);
+    expect((await listRow(readers[0]!))?.subscribed).toBe(false);
+
+    // Every send ran in the app's worker (send jobs go through the queue): its key signed the
+    // link, so the page's button works with it too.
+    expect((await subscribe(token, true)).statusCode).toBe(200);
+    expect((await listRow(readers[1]!))?.subscribed).toBe(true);
     const res = await subscribe(token, false);
     expect(res.statusCode).toBe(200);
     expect((await listRow(readers[0]!))?.subscribed).toBe(false);

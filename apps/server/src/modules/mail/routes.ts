@@ -10,12 +10,16 @@ import {
   Ok,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
-import type { MailService } from './service.ts';
+import { MAIL_ONE_CLICK_PATH, type MailService } from './service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
 const tags = ['member'];
 /** The same answer whether or not the address is on the list, or was sent one already. */
 const MailRequestAnswer = Type.Object({ email: Type.String() });
+const OneClickQuery = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 2_000 }) },
+  { additionalProperties: false },
+);
 
 /** The mailing list: ask for a confirmation link, subscribe or leave by its token, the account's status. */
 export function mailRoutes(
@@ -49,6 +53,39 @@ export function mailRoutes(
       object: await mail.subscribe(req.body.token, req.body.subscribed),
     }),
   );
+
+  // One-click unsubscribe (RFC 8058): a mail program posts 'List-Unsubscribe=One-Click' as a
+  // form. GET changes nothing (scanners follow links): it leads to the page and its button.
+  app.register(async (scope) => {
+    const parseForm = (_req: unknown, body: string, done: (err: null, body: string) => void) =>
+      done(null, body);
+    scope.addContentTypeParser(
+      ['application/x-www-form-urlencoded', 'multipart/form-data'],
+      { parseAs: 'string' },
+      parseForm,
+    );
+    const s = scope.withTypeProvider<TypeBoxTypeProvider>();
+    s.post(
+      MAIL_ONE_CLICK_PATH,
+      {
+        schema: {
+          tags,
+          querystring: OneClickQuery,
+          response: { 200: Ok(MailSubscribeAnswer), ...errors },
+        },
+      },
+      async (req) => ({ code: 0 as const, object: await mail.subscribe(req.query.token, false) }),
+    );
+    s.get(
+      MAIL_ONE_CLICK_PATH,
+      { schema: { tags, querystring: OneClickQuery } },
+      async (req, reply) =>
+        reply.redirect(
+          `/mail/?${new URLSearchParams({ token: req.query.token, action: 'unsubscribe' })}`,
+          303,
+        ),
+    );
+  });
 
   r.get(
     apiPaths.mailStatus(),

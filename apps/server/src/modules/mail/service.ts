@@ -13,6 +13,9 @@ export const MAIL_CONFIRM_JOB = 'mail.confirm';
 export const MAIL_NEW_STORY_JOB = 'mail.newStory';
 export const MAIL_SEND_JOB = 'mail.send';
 
+/** Where mail programs post a one-click unsubscribe (RFC 8058); the token rides in the query. */
+export const MAIL_ONE_CLICK_PATH = '/api/v1/member/mail/one-click/';
+
 /** The purpose claim of mailing-list tokens: a session token is refused, and the other way round. */
 export const MAIL_TOKEN_PURPOSE = 'mail';
 /** Confirmation e-mails one address may be sent in the window (counted in the database). */
@@ -136,8 +139,10 @@ export function mailService(deps: MailDeps) {
     id: string,
     email: string,
     story: SendJob['story'],
-    unsubscribeUrl: string,
+    token: string,
   ): MailMessage => {
+    const unsubscribeUrl = pageUrl(token, 'unsubscribe');
+    const oneClickUrl = `${publicUrl}${MAIL_ONE_CLICK_PATH}?${new URLSearchParams({ token })}`;
     const title = oneLine(story.title, 150);
     const author = oneLine(story.authorName, 80);
     const readUrl = `${publicUrl}/details/${story.id}/${story.partNumber}/`;
@@ -180,8 +185,12 @@ export function mailService(deps: MailDeps) {
           `<small>${escapeHtml(words.why)} ${link(unsubscribeUrl, words.leave)}</small>`,
         ]),
       ),
-      // Mail programs show their own Unsubscribe button from this (RFC 2369).
-      headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>` },
+      // Mail programs show their own Unsubscribe button from these (RFC 2369) and post to the
+      // address without opening a page (RFC 8058 one-click); a GET of it leads to the page.
+      headers: {
+        'List-Unsubscribe': `<${oneClickUrl}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
     };
   };
 
@@ -296,9 +305,8 @@ export function mailService(deps: MailDeps) {
     async sendBatch(job: SendJob): Promise<{ sent: string[] }> {
       const sent: string[] = [];
       for (const email of await repo.unsent(job.eventId, job.emails)) {
-        const unsubscribe = pageUrl(await tokenFor(email), 'unsubscribe');
         const id = `story-${job.eventId}-${addressKey(email)}`;
-        await transport.send(storyMessage(id, email, job.story, unsubscribe));
+        await transport.send(storyMessage(id, email, job.story, await tokenFor(email)));
         await repo.markSent(job.eventId, email);
         sent.push(email);
       }
