@@ -27,6 +27,11 @@ export const mailRepo = (db: Db) => {
      */
     addRequest: async (email: string, max: number, windowMinutes: number) => {
       await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`mail:${email}`}))`);
+      // Requests outside the window count for nothing: the table keeps only the last hour's.
+      await db.execute(sql`
+        delete from mail_requests
+        where email = ${email}
+          and created_at <= now() - make_interval(mins => ${windowMinutes}::int)`);
       const r = await one<{ id: number }>(sql`
         insert into mail_requests (email)
         select ${email}
