@@ -168,6 +168,8 @@ export const en = {
   'membership.title': 'Memberships',
   'membership.empty':
     'You have no memberships yet. Open a members-only story and join with your mobile number, or text {keyword} to {code} ({mobitelCode} on Mobitel).',
+  'membership.joinAgain':
+    'To join again, open a members-only story and enter your mobile number, or text {keyword} to {code} ({mobitelCode} on Mobitel).',
   'membership.mobile': 'Mobile',
   'membership.since': 'Member since',
   'membership.status': 'Status',

@@ -168,6 +168,8 @@ export const si: Record<MessageKey, string> = {
   'membership.title': 'සාමාජිකත්ව',
   'membership.empty':
     'ඔබට තවම සාමාජිකත්වයක් නැත. සාමාජික කතාවක් විවෘත කර ඔබේ ජංගම අංකයෙන් එක්වන්න, නැතහොත් {keyword} ලෙස {code} අංකයට SMS කරන්න (මොබිටෙල් නම් {mobitelCode}).',
+  'membership.joinAgain':
+    'නැවත එක්වීමට සාමාජික කතාවක් විවෘත කර ඔබේ ජංගම අංකය ඇතුළත් කරන්න, නැතහොත් {keyword} ලෙස {code} අංකයට SMS කරන්න (මොබිටෙල් නම් {mobitelCode}).',
   'membership.mobile': 'ජංගම අංකය',
   'membership.since': 'සාමාජික වූ දිනය',
   'membership.status': 'තත්ත්වය',
@@ -179,7 +181,7 @@ export const si: Record<MessageKey, string> = {
   'membership.lapsed': 'ගෙවීම අසාර්ථකයි',
   'membership.ended': 'අවසන්',
   'membership.keyword': '{keyword} මගින් එක්වූයේය',
-  'membership.leave': 'ඉවත් වන්න',
+  'membership.leave': 'සාමාජිකත්වයෙන් ඉවත් වන්න',
   'membership.leaveLabel': '{name} වෙතින් ඉවත් වන්න',
   'membership.leaveConfirm':
     '{name} වෙතින් ඉවත් වෙනවාද? එහි සාමාජික කතා ඔබට වහාම වැසෙන අතර {mobile} අංකයෙන් තවදුරටත් මසකට රු.{fee} අය නොකෙරේ.',

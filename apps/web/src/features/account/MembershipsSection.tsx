@@ -12,10 +12,17 @@ import { ErrorNotice } from '../../components/Notice.tsx';
 import { SkeletonLines } from '../../components/Skeleton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { textLang } from '../stories/lang.ts';
+import { unbroken } from '../reader/joinRules.ts';
 import { formatFullDate } from './format.ts';
 import ui from '../../components/ui.module.css';
 import page from '../../components/page.module.css';
 import own from './account.module.css';
+
+const joinVars = {
+  keyword: PRODUCT_KEYWORD,
+  code: SHORT_CODES.default,
+  mobitelCode: SHORT_CODES.mobitel,
+};
 
 /**
  * The reader's memberships (GET member/details): app, masked mobile, since, status, next charge
@@ -38,19 +45,18 @@ export function MembershipsSection() {
       ) : query.isError ? (
         <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.memberships.length === 0 ? (
-        <p className={ui.hint}>
-          {t('membership.empty', {
-            keyword: PRODUCT_KEYWORD,
-            code: SHORT_CODES.default,
-            mobitelCode: SHORT_CODES.mobitel,
-          })}
-        </p>
+        <p className={ui.hint}>{t('membership.empty', joinVars)}</p>
       ) : (
-        <ul className={own.memberships}>
-          {query.data.memberships.map((m) => (
-            <MembershipItem key={m.appId} membership={m} onLeft={setLeft} />
-          ))}
-        </ul>
+        <>
+          <ul className={own.memberships}>
+            {query.data.memberships.map((m) => (
+              <MembershipItem key={m.appId} membership={m} onLeft={setLeft} />
+            ))}
+          </ul>
+          {query.data.memberships.every((m) => m.status === 'ended') && (
+            <p className={ui.hint}>{t('membership.joinAgain', joinVars)}</p>
+          )}
+        </>
       )}
       <p role="status" className={own.done}>
         {left && t('membership.left', { name: left })}
@@ -89,7 +95,10 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
     : null;
 
   return (
-    <li className={own.membership} aria-labelledby={`${id}-name`}>
+    <li
+      className={`${own.membership} ${m.status === 'ended' ? own.membershipEnded : ''}`}
+      aria-labelledby={`${id}-name`}
+    >
       <div className={own.membershipHead}>
         <h3 id={`${id}-name`} className={own.membershipName} lang={textLang(m.name)}>
           {m.name}
@@ -126,7 +135,7 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
       {canLeave && confirming && (
         <div className={own.confirm} role="group" aria-labelledby={`${id}-confirm`}>
           <p id={`${id}-confirm`}>
-            {t('membership.leaveConfirm', { name: m.name, mobile: m.mobile, fee })}
+            {t('membership.leaveConfirm', { name: m.name, mobile: unbroken(m.mobile), fee })}
           </p>
           <div className={own.confirmActions}>
             <button

@@ -12,7 +12,7 @@ import { requestMemberCode, verifyMemberCode } from '../../api/membership.ts';
 import { refreshToken } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { storeToken } from '../auth/session.ts';
-import { carrierHint, codeDigits, failureDetail, RETRY_MINUTES } from './joinRules.ts';
+import { carrierHint, codeDigits, failureDetail, RETRY_MINUTES, unbroken } from './joinRules.ts';
 import ui from '../../components/ui.module.css';
 import styles from './reader.module.css';
 import own from './membership.module.css';
@@ -75,7 +75,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
         refId: answer.refId,
         minutes: answer.expiresInMinutes,
       });
-      if (again) setNote(t('sub.resent', { mobile: answer.mobile }));
+      if (again) setNote(t('sub.resent', { mobile: unbroken(answer.mobile) }));
     } catch (error) {
       setFailure(error);
     } finally {
@@ -213,7 +213,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
           aria-busy={busy || undefined}
         >
           <p className={own.stepLabel}>{t('sub.step2')}</p>
-          <p>{t('sub.codeSent', { mobile: step.masked, minutes: step.minutes })}</p>
+          <p>{t('sub.codeSent', { mobile: unbroken(step.masked), minutes: step.minutes })}</p>
           <div className={ui.field}>
             <label className={ui.label} htmlFor={`${id}-code`}>
               {t('sub.codeLabel')}

@@ -45,3 +45,6 @@ export function failureDetail(error: unknown): FailureDetail {
 
 /** Minutes to wait after a 429 when the server did not say: the per-mobile window. */
 export const RETRY_MINUTES = MEMBERSHIP.codesPerMobileWindowMinutes;
+
+/** A masked number ('077 XXX X567') never breaks across lines. */
+export const unbroken = (text: string): string => text.replace(/ /g, '\u00a0');
