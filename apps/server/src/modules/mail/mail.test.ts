@@ -404,6 +404,54 @@ describe('new-story e-mails', () => {
   });
 });
 
+describe('a send job that fails midway', () => {
+  it('sends each address once over the retries: none skipped, none doubled', async () => {
+    const emails = [1, 2, 3, 4].map((i) => address(`crash${i}`).toLowerCase());
+    for (const email of emails) await subscribe(await confirmToken(email), true);
+    // An event of its own, so no worker job of the app sends it meanwhile.
+    const [event] = await t.rows<{ id: number }>(
+      sql`insert into events (type, payload) values ('test.mail', '{}') returning id`,
+    );
+    const eventId = event!.id;
+    await t.rows(sql`
+      insert into mail_deliveries (event_id, email)
+      select ${eventId}::int, unnest(array[${sql.join(
+        emails.map((e) => sql`${e}`),
+        sql`, `,
+      )}]::text[])`);
+    const delivered: string[] = [];
+    let failOn: string | null = emails[2]!;
+    const flaky = mailService({
+      db: t.database.db,
+      queue: t.queue,
+      keys: await loadTokenKeys(null),
+      transport: {
+        kind: 'memory',
+        send: async (m) => {
+          // The SMTP server drops the connection on the third address, once.
+          if (m.to === failOn) {
+            failOn = null;
+            throw new Error('connection lost');
+          }
+          delivered.push(m.to);
+        },
+      },
+      publicUrl: 'http://kathamala.test',
+    });
+    const job: SendJob = {
+      eventId,
+      emails,
+      story: { id: 1, partNumber: 1, title: 'T', authorName: 'A', language: 'english' },
+    };
+    await expect(flaky.sendBatch(job)).rejects.toThrow('connection lost');
+    expect(delivered).toEqual(emails.slice(0, 2));
+    // pg-boss retries the job: the two sent are skipped, the rest go out.
+    expect((await flaky.sendBatch(job)).sent).toEqual(emails.slice(2));
+    expect((await flaky.sendBatch(job)).sent).toEqual([]);
+    expect(delivered).toEqual(emails);
+  });
+});
+
 describe('the file outbox', () => {
   it('writes one .eml per message id: a resend overwrites instead of doubling', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mail-outbox-'));
