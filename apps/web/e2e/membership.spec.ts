@@ -152,6 +152,35 @@ test('a reader joins through the wall with the code from the SMS, and the member
   await expect(storyPage.episodeLabel).toBeVisible();
 });
 
+test('asking for too many codes says when to try again, and no SMS goes out', async ({
+  page,
+  request,
+}) => {
+  const story = await membersStory(request);
+  await useToken(page, await signupByApi(request));
+  await page.goto(detailsPath(story.storyId, 1));
+  const wall = new StoryPage(page).subscriptionWall;
+  const mobile = newMobile();
+  await wall.getByLabel('Your mobile number').fill(mobile.typed);
+  await wall.getByRole('button', { name: 'Send code' }).click();
+  const resend = wall.getByRole('button', { name: 'Send a new code' });
+  for (let i = 0; i < 2; i++) {
+    await resend.click();
+    await expect(
+      wall.getByRole('status').filter({ hasText: 'A new code is on its way' }),
+    ).toBeVisible();
+  }
+  const sent = () =>
+    readFileSync(path.join(dataDir(), 'sms-outbox.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(mobile.normalized)).length;
+  await expect.poll(sent).toBe(3);
+  await resend.click();
+  const failure = wall.getByRole('alert').filter({ hasText: MEMBERSHIP_MESSAGES.subscribeFailed });
+  await expect(failure).toContainText(/Please try again in \d+ minutes?\./);
+  expect(sent()).toBe(3);
+});
+
 test('a member turns SMS alerts on and off; a failed call leaves the toggle off', async ({
   page,
   request,
