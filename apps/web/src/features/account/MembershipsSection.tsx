@@ -142,7 +142,6 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
               type="button"
               className={own.danger}
               disabled={mutation.isPending}
-              autoFocus
               onClick={() => mutation.mutate()}
             >
               {t('membership.leaveYes')}
@@ -151,6 +150,8 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
               type="button"
               className={ui.buttonSecondary}
               disabled={mutation.isPending}
+              // The step opens on the choice that changes nothing (a confirm of a loss).
+              autoFocus
               onClick={() => {
                 setConfirming(false);
                 // Back to the Leave button once it is rendered again.
