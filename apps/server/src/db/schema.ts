@@ -313,6 +313,10 @@ export const alertDeliveries = pgTable(
   (t) => [
     uniqueIndex('alert_deliveries_event_mobile_key').on(t.eventId, t.mobile),
     index('alert_deliveries_pending_idx').on(t.eventId, t.status),
+    // STOP finds a mobile's unsent alerts without reading the whole table.
+    index('alert_deliveries_mobile_pending_idx')
+      .on(t.mobile)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

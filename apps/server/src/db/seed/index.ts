@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import { toStored, type EpisodeInput, type StoryInput } from '@kathamala/domain';
+import { MEMBERSHIP, toStored, type EpisodeInput, type StoryInput } from '@kathamala/domain';
 import type { Viewer } from '../../auth/viewer.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
@@ -136,6 +136,9 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
         appId: app.appId,
         mobile: `9477000000${i + 1}`.slice(-11),
         status: 'active',
+        // As the simulator has them: paid today, the next charge a period from now.
+        lastChargedAt: new Date(),
+        nextChargeAt: new Date(Date.now() + MEMBERSHIP.chargePeriodDays * 86_400_000),
       })),
     ),
   );

@@ -1,0 +1,1 @@
+CREATE INDEX "alert_deliveries_mobile_pending_idx" ON "alert_deliveries" USING btree ("mobile") WHERE "alert_deliveries"."status" = 'pending';
