@@ -1,5 +1,11 @@
 import { DEFAULT_PAGE } from './constants.ts';
 import type { SortBy } from './schemas/stories.ts';
+import {
+  DEFAULT_STATS_PERIOD,
+  type LeaderboardBy,
+  type LeaderboardPeriod,
+  type StatsPeriod,
+} from './schemas/stats.ts';
 
 /**
  * Canonical API paths. The server keys prefetched page data by these strings and the web
@@ -79,6 +85,15 @@ export const apiPaths = {
   mailSubscribe: () => '/api/v1/member/mail/subscribe/',
   /** GET (login): whether the account's address is on the mailing list. */
   mailStatus: () => '/api/v1/member/mail/status',
+  /** GET (author): object.stats for the period ('7', '30', '90', 'all'). */
+  statsAuthor: (period: StatsPeriod = DEFAULT_STATS_PERIOD) =>
+    `/api/v1/stats/author/?period=${period}`,
+  /** GET (author): object.summary, totals and their change against the period before. */
+  statsSummary: (period: StatsPeriod = DEFAULT_STATS_PERIOD) =>
+    `/api/v1/stats/summaryV2/?period=${period}`,
+  /** GET (public): object.authors, the author rankings. */
+  statsAuthors: (q: { by?: LeaderboardBy; period?: LeaderboardPeriod } = {}) =>
+    `/api/v1/stats/authors/?by=${q.by ?? 'reads'}&period=${q.period ?? 'week'}`,
   /** The carrier's notifications (REG, UNREG, charges, SMS from phones), signed. */
   carrierWebhook: () => '/api/v1/carrier/notify/',
   categories: () => '/categories.json',

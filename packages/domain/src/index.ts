@@ -13,6 +13,7 @@ export * from './schemas/authoring.ts';
 export * from './schemas/categories.ts';
 export * from './schemas/engagement.ts';
 export * from './schemas/membership.ts';
+export * from './schemas/stats.ts';
 export * from './mobile.ts';
 export * from './sms.ts';
 export * from './api-paths.ts';

@@ -240,6 +240,8 @@ export const membershipCodes = pgTable(
     mobile: text('mobile').notNull(),
     /** The carrier's referenceNo for the OTP it sent. */
     carrierRef: text('carrier_ref').notNull(),
+    /** The story whose wall the code was asked from, if any (members gained, in statistics). */
+    storyId: integer('story_id').references(() => stories.id, { onDelete: 'set null' }),
     /** sha256 of the code when we generate it ourselves; null when the carrier keeps it. */
     codeHash: text('code_hash'),
     attempts: integer('attempts').notNull().default(0),
@@ -577,4 +579,49 @@ export const pushSubscriptions = pgTable(
     uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint),
     index('push_subscriptions_user_idx').on(t.userId),
   ],
+);
+
+/**
+ * A membership that began (a number became active for a user on the web): the story whose wall
+ * it began on, if any. Authors' statistics count members gained from these.
+ */
+export const membershipJoins = pgTable(
+  'membership_joins',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    appId: text('app_id')
+      .notNull()
+      .references(() => billingApps.appId),
+    storyId: integer('story_id').references(() => stories.id, { onDelete: 'set null' }),
+    joinedAt: timestamp('joined_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('membership_joins_story_idx').on(t.storyId, t.joinedAt)],
+);
+
+/** Views per part per Sri Lanka day, summed by the roll-up job: statistics read these. */
+export const storyPartViewDays = pgTable(
+  'story_part_view_days',
+  {
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    day: date('day').notNull(),
+    views: integer('views').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.storyId, t.partNumber, t.day] })],
+);
+
+/** Distinct readers who ever opened each part (the drop-off), kept by the roll-up job. */
+export const storyPartReach = pgTable(
+  'story_part_reach',
+  {
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    partNumber: integer('part_number').notNull(),
+    readers: integer('readers').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.storyId, t.partNumber] })],
 );

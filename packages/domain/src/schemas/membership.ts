@@ -8,6 +8,8 @@ export const SubscribeBody = Type.Object(
   {
     mobile: Type.String({ maxLength: 30 }),
     appId: Type.String({ minLength: 1, maxLength: 64 }),
+    /** The story whose wall the reader joins from: authors' statistics count members gained. */
+    storyId: Type.Optional(IdParam),
   },
   { additionalProperties: false },
 );
