@@ -60,6 +60,8 @@ import { membershipJobs } from './modules/membership/jobs.ts';
 import { alertsService } from './modules/alerts/service.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { alertJobs } from './modules/alerts/jobs.ts';
+import { leaderboardService } from './modules/leaderboard/service.ts';
+import { leaderboardRoutes } from './modules/leaderboard/routes.ts';
 
 const STATIC_PATHS =
   /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js|sw\.js)/;
@@ -199,6 +201,8 @@ export async function buildApp(
   });
   alertRoutes(app, alerts);
   await alertJobs(queue, alerts, dispatch);
+  const leaderboard = leaderboardService(database.db);
+  leaderboardRoutes(app, leaderboard);
   const notifications = notificationsService({
     db: database.db,
     queue,
@@ -257,6 +261,7 @@ export async function buildApp(
   const pages = pageRoutes(app, {
     web,
     stories,
+    leaderboard,
     config: { imagesHost: config.imagesHost, publicUrl: config.publicUrl },
   });
   clearPages = pages.clear;

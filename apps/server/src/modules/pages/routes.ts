@@ -5,11 +5,14 @@ import {
   ResultCode,
   UI_LANG_COOKIE,
   type BootData,
+  type LeaderboardBy,
+  type LeaderboardPeriod,
   type ClientConfig,
   type UiLang,
 } from '@kathamala/domain';
 import { AppError } from '../../errors.ts';
 import type { StoriesService } from '../stories/service.ts';
+import type { LeaderboardService } from '../leaderboard/service.ts';
 import { composePage, type WebBuild } from './ssr.ts';
 
 /** Client-side routes that exist; anything else renders the app's 404 page with status 404. */
@@ -26,6 +29,8 @@ const KNOWN_ROUTES = [
 ];
 
 const RENDER_CACHE_MS = 10_000;
+const LEADERBOARD_BY: readonly LeaderboardBy[] = ['reads', 'rating'];
+const LEADERBOARD_PERIODS: readonly LeaderboardPeriod[] = ['week', 'month', 'all'];
 const MAX_ID = 2_147_483_647;
 const RENDER_CACHE_MAX = 500;
 
@@ -39,7 +44,12 @@ const uiLangOf = (request: FastifyRequest): UiLang => {
 /** Server-rendered pages: public pages get their data prefetched so their text is in the HTML. */
 export function pageRoutes(
   app: FastifyInstance,
-  deps: { web: WebBuild | null; stories: StoriesService; config: ClientConfig },
+  deps: {
+    web: WebBuild | null;
+    stories: StoriesService;
+    leaderboard: LeaderboardService;
+    config: ClientConfig;
+  },
 ) {
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   const cache = new Map<string, { at: number; status: number; html: string }>();
@@ -52,7 +62,7 @@ export function pageRoutes(
     const data: Record<string, unknown> = {};
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
-    // Home's default list, also the leaderboard's top-rated list (the same path, the same data).
+    // Home's default list.
     const topRated = async () =>
       (data[apiPaths.listV2()] = await deps.stories.list({
         page: 1,
@@ -69,7 +79,16 @@ export function pageRoutes(
         (async () => (data[apiPaths.premium()] = { premium: await deps.stories.premium() }))(),
       ]);
     } else if (/^\/leaderboard\/?$/.test(pathname)) {
-      await Promise.all([topRated(), trending()]);
+      // The board the address asks for (a shared link shows it); anything else is the default.
+      const by = LEADERBOARD_BY.find((b) => b === query.get('by'));
+      const period = LEADERBOARD_PERIODS.find((p) => p === query.get('period'));
+      await Promise.all([
+        trending(),
+        (async () =>
+          (data[apiPaths.statsAuthors({ by, period })] = {
+            authors: await deps.leaderboard.rankings({ by, period }),
+          }))(),
+      ]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';
       const category = CATEGORIES.some((c) => c.slug === wanted) ? wanted : 'all';
