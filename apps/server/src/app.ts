@@ -60,6 +60,9 @@ import { membershipJobs } from './modules/membership/jobs.ts';
 import { alertsService } from './modules/alerts/service.ts';
 import { alertRoutes } from './modules/alerts/routes.ts';
 import { alertJobs } from './modules/alerts/jobs.ts';
+import { statisticsService } from './modules/statistics/service.ts';
+import { statisticsRoutes } from './modules/statistics/routes.ts';
+import { statisticsJobs } from './modules/statistics/jobs.ts';
 import { leaderboardService } from './modules/leaderboard/service.ts';
 import { leaderboardRoutes } from './modules/leaderboard/routes.ts';
 
@@ -201,6 +204,9 @@ export async function buildApp(
   });
   alertRoutes(app, alerts);
   await alertJobs(queue, alerts, dispatch);
+  const statistics = statisticsService({ db: database.db });
+  statisticsRoutes(app, statistics);
+  await statisticsJobs(queue, statistics);
   const leaderboard = leaderboardService(database.db);
   leaderboardRoutes(app, leaderboard);
   const notifications = notificationsService({

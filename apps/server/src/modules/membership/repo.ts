@@ -18,6 +18,8 @@ export interface CodeRow {
   attempts: number;
   consumed: boolean;
   expired: boolean;
+  /** The story whose wall the code was asked from (statistics count members gained by it). */
+  storyId: number | null;
 }
 
 /** A subscription row with its app, as the details answer shows it. */
@@ -101,11 +103,14 @@ export const membershipRepo = (db: Db) => {
       appId: string;
       mobile: string;
       ttlMinutes: number;
+      storyId?: number | null;
     }) =>
+      // An unknown story id is kept as none: it only attributes the join, it never refuses one.
       db.execute(sql`
-        insert into membership_codes (ref_id, user_id, app_id, mobile, carrier_ref, expires_at)
+        insert into membership_codes (ref_id, user_id, app_id, mobile, carrier_ref, expires_at, story_id)
         values (${v.refId}, ${v.userId}, ${v.appId}, ${v.mobile}, '',
-          now() + make_interval(mins => ${v.ttlMinutes}))`),
+          now() + make_interval(mins => ${v.ttlMinutes}),
+          (select id from stories where id = ${v.storyId ?? null}::int))`),
 
     /** The carrier's reference for a reserved code; from now on it can be verified. */
     setCarrierRef: (refId: string, carrierRef: string) =>
@@ -122,7 +127,7 @@ export const membershipRepo = (db: Db) => {
       const r = await one<CodeRow>(sql`
         select ref_id as "refId", user_id as "userId", app_id as "appId", mobile,
           carrier_ref as "carrierRef", attempts, consumed_at is not null as consumed,
-          expires_at <= now() as expired
+          expires_at <= now() as expired, story_id as "storyId"
         from membership_codes
         where ref_id = ${refId} and user_id = ${userId} and carrier_ref <> ''`);
       return r && { ...r, attempts: Number(r.attempts) };
@@ -170,6 +175,18 @@ export const membershipRepo = (db: Db) => {
           ended_at = null,
           state_at = excluded.state_at,
           next_charge_at = coalesce(excluded.next_charge_at, subscriptions.next_charge_at)`),
+
+    /**
+     * Records a membership that begins now for the account, with the story whose wall it came
+     * from. Run before `activate` in its transaction: a number already active for this account
+     * is no new member and writes nothing.
+     */
+    recordJoin: (v: { userId: number; appId: string; mobile: string; storyId: number | null }) =>
+      db.execute(sql`
+        insert into membership_joins (user_id, app_id, story_id)
+        select ${v.userId}, ${v.appId}, ${v.storyId}::int
+        where not exists (select 1 from subscriptions where app_id = ${v.appId}
+          and mobile = ${v.mobile} and user_id = ${v.userId} and status = 'active')`),
 
     /** The account's subscriptions with their apps, newest first. */
     memberships: (userId: number) =>

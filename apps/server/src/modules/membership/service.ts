@@ -120,6 +120,7 @@ export function membershipService(deps: MembershipDeps) {
           appId: app.appId,
           mobile,
           ttlMinutes: MEMBERSHIP.codeTtlMinutes,
+          storyId: body.storyId ?? null,
         });
       });
 
@@ -202,6 +203,13 @@ export function membershipService(deps: MembershipDeps) {
       await inTransaction(async (tx) => {
         const r = membershipRepo(tx);
         if (!(await r.consume(row.refId))) throw codeUsed();
+        // Before activate: it looks at whether the number was already this account's member.
+        await r.recordJoin({
+          userId: viewer.userId,
+          appId: row.appId,
+          mobile: row.mobile,
+          storyId: row.storyId,
+        });
         await r.activate({
           userId: viewer.userId,
           appId: row.appId,
