@@ -100,6 +100,32 @@ describe('metaForUrl', () => {
     expect(board.noindex).toBeUndefined();
   });
 
+  it('shares a leaderboard with its first authors, a cover from trending and its board in the canonical', () => {
+    const rank = (position: number, name: string) => ({ position, name });
+    const data = {
+      [apiPaths.statsAuthors({ by: 'rating', period: 'all' })]: {
+        authors: {
+          by: 'rating',
+          period: 'all',
+          authors: [rank(1, 'Nilmini'), rank(2, 'Saman'), rank(2, 'Ashan'), rank(4, 'Dilini')],
+        },
+      },
+      [apiPaths.trending()]: { trending: [{ storyId: 9 }] },
+    };
+    expect(metaForUrl('/leaderboard/?period=all&by=rating&utm_source=x', boot(data))).toMatchObject(
+      {
+        title: 'Leaderboard – Kathamala',
+        description: 'Highest rated authors (All time): 1. Nilmini, 2. Saman, 2. Ashan',
+        canonicalPath: '/leaderboard/?by=rating&period=all',
+        image: 'https://img.example/covers/story_cover_9.png',
+      },
+    );
+    // An empty board says what the page is.
+    expect(metaForUrl('/leaderboard/', boot()).description).toBe(
+      'The authors readers read most and rate highest, and how they moved.',
+    );
+  });
+
   it('titles pages in the UI language', () => {
     expect(metaForUrl('/category?c=mystery', boot({}, 'si'))).toMatchObject({
       title: 'අභිරහස් – Kathamala',

@@ -5,10 +5,14 @@ import {
   detailsPath,
   truncateGraphemes,
   type AuthorProfile,
+  type AuthorRankings,
   type BootData,
   type Category,
+  type LeaderboardBy,
+  type LeaderboardPeriod,
   type StoryDetails,
   type StoryListItem,
+  type TrendingItem,
   type UiLang,
 } from '@kathamala/domain';
 import { translator, type Translate } from './i18n/index.tsx';
@@ -85,13 +89,7 @@ export function metaForUrl(
   }
   if (pathname === '/') return base;
   // The leaderboard is public and worth finding; the reader's own pages are not.
-  if (/^\/leaderboard\/?$/.test(pathname))
-    return {
-      ...base,
-      title: pageTitle(t, t('leaderboard.title')),
-      description: t('leaderboard.lead'),
-      canonicalPath: '/leaderboard/',
-    };
+  if (/^\/leaderboard\/?$/.test(pathname)) return leaderboardMeta(searchParams, boot, t, base);
   if (/^\/category\/?$/.test(pathname)) {
     const slug = searchParams.get('c');
     const categories = (boot.data[apiPaths.categories()] as Category[] | undefined) ?? [
@@ -117,6 +115,48 @@ export function metaForUrl(
   const key = simple[pathname.replace(/\/$/, '')];
   if (key) return { ...base, title: pageTitle(t, t(key)), noindex: true };
   return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+}
+
+const LEADERBOARD_BY: readonly LeaderboardBy[] = ['reads', 'rating'];
+const LEADERBOARD_PERIODS: readonly LeaderboardPeriod[] = ['week', 'month', 'all'];
+/** Names a shared leaderboard link lists in its description. */
+const LEADERBOARD_NAMES = 3;
+
+/**
+ * A shared leaderboard link: the board its address names (the same board the server
+ * prefetched), its first authors in the description, and a picture from what is trending
+ * (an author has no picture of their own, and a board has none).
+ */
+function leaderboardMeta(
+  searchParams: URLSearchParams,
+  boot: Pick<BootData, 'config' | 'data'>,
+  t: Translate,
+  base: PageMeta,
+): PageMeta {
+  const by = LEADERBOARD_BY.find((b) => b === searchParams.get('by'));
+  const period = LEADERBOARD_PERIODS.find((p) => p === searchParams.get('period'));
+  const board = (
+    boot.data[apiPaths.statsAuthors({ by, period })] as { authors: AuthorRankings } | undefined
+  )?.authors;
+  const query = new URLSearchParams();
+  if (by && by !== 'reads') query.set('by', by);
+  if (period && period !== 'week') query.set('period', period);
+  const names = (board?.authors ?? [])
+    .slice(0, LEADERBOARD_NAMES)
+    .map((a) => `${a.position}. ${a.name}`)
+    .join(', ');
+  const heading = t(by === 'rating' ? 'leaderboard.headingRating' : 'leaderboard.headingReads');
+  const first = (boot.data[apiPaths.trending()] as { trending: TrendingItem[] } | undefined)
+    ?.trending[0];
+  return {
+    ...base,
+    title: pageTitle(t, t('leaderboard.title')),
+    description: names
+      ? `${heading} (${t(`leaderboard.${period ?? 'week'}`)}): ${names}`
+      : t('leaderboard.lead'),
+    canonicalPath: query.toString() ? `/leaderboard/?${query.toString()}` : '/leaderboard/',
+    image: first ? coverUrl(boot.config.imagesHost, first.storyId) : undefined,
+  };
 }
 
 const escapeHtml = (s: string): string =>
