@@ -14,6 +14,7 @@ import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
 import { installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
+import { installFiniteNumbers } from './plugins/finite-numbers.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
 import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
 import { loadTokenKeys } from './auth/keys.ts';
@@ -149,6 +150,7 @@ export async function buildApp(
 
   // Our plugins.
   installErrorHandling(app);
+  installFiniteNumbers(app);
   const auth = authService(authRepo(database.db), keys);
   installAuth(app, auth);
   const responseCache = installResponseCache(app);
