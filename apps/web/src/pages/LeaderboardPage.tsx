@@ -211,7 +211,7 @@ function Row(props: { author: AuthorRank; by: LeaderboardBy; before: string; fol
   const ratings = count(author.ratingCount, 'leaderboard.ratings', 'leaderboard.ratingsOne');
   return (
     <li className={own.row} data-followed={followed || undefined}>
-      <span className={own.position}>
+      <span className={own.position} data-top={author.position <= 3 || undefined}>
         <span aria-hidden="true">{author.position}</span>
         <span className="visually-hidden">{t('leaderboard.position', { n: author.position })}</span>
       </span>
