@@ -328,7 +328,7 @@ export const en = {
   'stats.colStory': 'Story',
   'stats.colAllTime': 'All time',
   'stats.ratingsChart': 'Ratings',
-  'stats.ratingsSub': 'Average {avg} of 5 from {n} ratings, all time',
+  'stats.ratingsSub': 'Average {avg} of 5; ratings so far: {n}',
   'stats.ratingsSummary':
     'Bar chart of ratings by stars: {n} ratings with an average of {avg}; most gave {top} stars.',
   'stats.ratingsEmpty': 'No ratings yet.',
@@ -349,6 +349,7 @@ export const en = {
   'stats.membersOnly': 'Members only',
   'stats.allStoriesBack': 'Back to all stories',
   'stats.openStory': 'Open the story',
+  'stats.chosenFigures': '{reads} reads in the period, {total} in all',
   'stats.noReads':
     'Nobody has read your stories yet. As readers open them, their reads, ratings and comments appear here.',
   'stats.empty':

@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import {
   DEFAULT_STATS_PERIOD,
   detailsPath,
+  formatCount,
   type AuthorStats,
   type StatsPeriod,
   type StoryStats,
@@ -188,9 +189,17 @@ function StatsBody(props: { stats: AuthorStats; period: StatsPeriod; storyId: nu
       {neverRead && <InfoNotice>{t('stats.noReads')}</InfoNotice>}
       {chosen && (
         <div className={fx.chosen}>
-          <h2 className={fx.chosenTitle} lang={storyLang(chosen.language)}>
-            {chosen.title}
-          </h2>
+          <div>
+            <h2 className={fx.chosenTitle} lang={storyLang(chosen.language)}>
+              {chosen.title}
+            </h2>
+            <p className={fx.chosenFigures}>
+              {t('stats.chosenFigures', {
+                reads: formatCount(chosen.reads),
+                total: formatCount(chosen.readsTotal),
+              })}
+            </p>
+          </div>
           <div className={fx.chosenLinks}>
             <Link to={detailsPath(chosen.storyId)}>{t('stats.openStory')}</Link>
             <Link to={`${WRITE_PATH}?story=${chosen.storyId}`}>{t('stats.edit')}</Link>

@@ -44,8 +44,10 @@ export function ChartFigure(props: {
   spec: ChartSpec;
   table: ChartTable;
   empty?: string | null;
-  /** CSS height of the drawing area (the chart fills it). */
+  /** A taller drawing area (the chart fills it). */
   tall?: boolean;
+  /** Horizontal bars: the drawing area's height follows their number. */
+  rows?: number;
   actions?: ReactNode;
 }) {
   const { t } = useI18n();
@@ -97,7 +99,10 @@ export function ChartFigure(props: {
         <p className={styles.chartEmpty}>{empty}</p>
       ) : (
         <>
-          <div className={`${styles.canvasBox} ${props.tall ? styles.canvasTall : ''}`}>
+          <div
+            className={`${styles.canvasBox} ${props.tall ? styles.canvasTall : ''} ${props.rows ? styles.canvasFit : ''}`}
+            style={props.rows ? { height: `${2.75 * props.rows + 2.5}rem` } : undefined}
+          >
             {state === 'loading' && <span className={styles.canvasLoading} aria-hidden="true" />}
             <canvas ref={canvas} role="img" aria-label={props.summary}>
               {props.summary}

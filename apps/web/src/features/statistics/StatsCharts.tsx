@@ -187,6 +187,7 @@ function TopStoriesChart({ stories }: { stories: StoryStats[] }) {
         reads: exact(leader?.reads ?? 0),
       })}
       empty={!leader || leader.reads === 0 ? t('stats.readsEmpty') : null}
+      rows={top.length}
       spec={{
         kind: 'bar',
         horizontal: true,

@@ -26,7 +26,7 @@ export function StoryTable(props: {
     t('stats.colMembers'),
   ];
   return (
-    <section className={styles.storiesBox} aria-labelledby="stats-stories">
+    <section className={styles.storiesBox}>
       <div className={styles.sectionHead}>
         <h2 id="stats-stories" className={styles.sectionTitle}>
           {t('stats.stories')}

@@ -75,20 +75,25 @@ const markerPlugin = (spec: ChartSpec, palette: Palette): Plugin<'bar'> => ({
     const { ctx, chartArea } = chart;
     const x = chart.scales.x!.getPixelForValue(marker.at);
     ctx.save();
-    ctx.strokeStyle = palette.highlight;
-    ctx.lineWidth = 2;
-    ctx.setLineDash([5, 4]);
+    // A paper-coloured edge first, so the dashes stand out where they cross a bar.
     ctx.beginPath();
     ctx.moveTo(x, chartArea.top);
     ctx.lineTo(x, chartArea.bottom);
+    ctx.strokeStyle = palette.paper;
+    ctx.lineWidth = 5;
+    ctx.stroke();
+    ctx.strokeStyle = palette.highlight;
+    ctx.lineWidth = 2;
+    ctx.setLineDash([5, 4]);
     ctx.stroke();
     ctx.setLineDash([]);
-    ctx.fillStyle = palette.ink;
+    // The label sits above the plot (in the top padding), centred on the line, kept inside.
     ctx.font = `700 12px ${palette.font}`;
     const width = ctx.measureText(marker.label).width;
-    // The label sits beside the line, on the side with room.
-    const left = x + 6 + width > chartArea.right ? x - 6 - width : x + 6;
-    ctx.fillText(marker.label, left, chartArea.top + 12);
+    const left = Math.min(Math.max(x - width / 2, chartArea.left), chartArea.right - width);
+    ctx.fillStyle = palette.ink;
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(marker.label, left, chartArea.top - 6);
     ctx.restore();
   },
 });
@@ -152,7 +157,7 @@ export function drawChart(canvas: HTMLCanvasElement, spec: ChartSpec): Chart {
       animation: still ? false : { duration: 400 },
       indexAxis: horizontal ? 'y' : 'x',
       interaction: { mode: 'index', intersect: false },
-      layout: { padding: { top: spec.marker ? 18 : 4 } },
+      layout: { padding: { top: spec.marker ? 24 : 4 } },
       scales: horizontal ? { x: valueAxis, y: labelAxis } : { x: labelAxis, y: valueAxis },
       plugins: {
         tooltip: {
