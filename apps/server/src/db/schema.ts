@@ -17,6 +17,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+/** A set of date ranges ('{[2026-01-01,2026-01-03)}'): the days a reader read a story. */
+const datemultirange = customType<{ data: string }>({ dataType: () => 'datemultirange' });
 
 export const users = pgTable(
   'users',
@@ -437,6 +439,8 @@ export const storyViews = pgTable(
   (t) => [
     primaryKey({ columns: [t.storyId, t.userId, t.partNumber, t.day] }),
     index('story_views_day_idx').on(t.day, t.storyId),
+    // Readers per part (the statistics roll-up counts distinct readers of the parts just read).
+    index('story_views_story_part_idx').on(t.storyId, t.partNumber, t.userId),
   ],
 );
 
@@ -624,4 +628,23 @@ export const storyPartReach = pgTable(
     readers: integer('readers').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.storyId, t.partNumber] })],
+);
+
+/**
+ * Each reader of a story with the Sri Lanka days they read it, kept by the statistics roll-up:
+ * distinct readers over any days are counted from these (one row per reader and story) rather
+ * than from every view.
+ */
+export const storyReaders = pgTable(
+  'story_readers',
+  {
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    days: datemultirange('days').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.storyId, t.userId] })],
 );

@@ -2,7 +2,7 @@ import type { JobQueue } from '../../jobs/queue.ts';
 import type { StatisticsService } from './service.ts';
 
 /**
- * Rolls views up per part per day and readers per part. Sent by the views roll-up
+ * Rolls views up per part per day, readers per part and readers's days. Sent by the views roll-up
  * ('engagement.rollup') when it has run, so it comes at most once a minute, after it, and a
  * full one follows the full roll-up at start-up.
  */

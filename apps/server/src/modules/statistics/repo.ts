@@ -208,12 +208,17 @@ export const statisticsRepo = (db: Db) => {
       const days = (col: SQL) => between(col, fromDay, toDay, DAY);
       const at = (col: SQL) => between(col, fromAt, toAt, AT);
       const mine = storiesOf(a.authorId);
+      // Readers come from one row per reader and story with the days they read it.
+      const readDays =
+        fromDay === null && toDay === null
+          ? sql`true`
+          : sql`days && daterange(${fromDay}::date, ${toDay}::date)`;
       const [r] = await rows<FiguresRow>(sql`
         select
           (select coalesce(sum(views), 0) from story_view_days
             where story_id in ${mine} and ${days(sql`day`)})::int as reads,
-          (select count(distinct user_id) from story_views
-            where story_id in ${mine} and ${days(sql`day`)})::int as readers,
+          (select count(distinct user_id) from story_readers
+            where story_id in ${mine} and ${readDays})::int as readers,
           rt.n::int as ratings, rt.mean as "ratingAverage",
           (select count(*) from comments where story_id in ${mine} and ${at(sql`created_at`)})::int as comments,
           (select count(*) from bookmarks where story_id in ${mine} and ${at(sql`created_at`)})::int as bookmarks,
@@ -277,6 +282,37 @@ export const statisticsRepo = (db: Db) => {
           delete from story_part_view_days d where ${fromDays} and not exists (
             select 1 from agg where agg.story_id = d.story_id
               and agg.part_number = d.part_number and agg.day = d.day)
+          returning 1)
+        select (select count(*) from up) + (select count(*) from gone) as changed`);
+      return int(r?.changed);
+    },
+
+    /**
+     * Recomputes each reader's days per story (story_readers) from story_views: from `since` on
+     * (the days before are kept as they were), or every day when null (a full run also drops
+     * readers left without views). Recomputing, not adding: a rerun changes nothing.
+     */
+    rollupReaders: async (since: string | null) => {
+      const from = since === null ? sql`true` : sql`v.day >= ${since}::date`;
+      // The days a row keeps from before `since`; a full run keeps none.
+      const kept =
+        since === null
+          ? sql`excluded.days`
+          : sql`(story_readers.days - datemultirange(daterange(${since}::date, null))) + excluded.days`;
+      const [r] = await rows<{ changed: number }>(sql`
+        with agg as (
+          select v.story_id, v.user_id, range_agg(daterange(v.day, v.day + 1)) as days
+          from story_views v where ${from} group by v.story_id, v.user_id),
+        up as (
+          insert into story_readers (story_id, user_id, days)
+          select story_id, user_id, days from agg
+          on conflict (story_id, user_id) do update set days = ${kept}
+            where story_readers.days is distinct from ${kept}
+          returning 1),
+        gone as (
+          delete from story_readers p where ${since === null ? sql`true` : sql`false`}
+            and not exists (select 1 from agg
+              where agg.story_id = p.story_id and agg.user_id = p.user_id)
           returning 1)
         select (select count(*) from up) + (select count(*) from gone) as changed`);
       return int(r?.changed);

@@ -7,12 +7,15 @@ import {
   type Summary,
   type SummaryFigures,
 } from '@kathamala/domain';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { forbidden } from '../../errors.ts';
 import { statisticsRepo, type Window } from './repo.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** Advisory lock key of the statistics roll-up (727001 and up are the app's other locks). */
+const ROLLUP_LOCK = 727_300;
 const NOT_AUTHOR = 'Statistics are for authors. Register as an author and publish a story first.';
 
 /** The Sri Lanka day `n` days after `day` ('YYYY-MM-DD'; n may be negative). */
@@ -136,12 +139,22 @@ export function statisticsService(deps: StatisticsDeps) {
     },
 
     /**
-     * Rolls views up per part per day and readers per part. Incremental runs look at yesterday
+     * Rolls views up per part per day, readers per part and each reader's days. Incremental runs look at yesterday
      * and today (Sri Lanka), a full run at every day. Idempotent: it recomputes from the rows.
      */
     async rollup(opts: { full?: boolean } = {}) {
       const since = opts.full ? null : sriLankaDay(Date.now() - DAY_MS);
-      const changed = (await repo.rollupPartDays(since)) + (await repo.rollupReach(since));
+      const changed = await deps.db.transaction(async (tx) => {
+        // One roll-up at a time (the start-up run and a later one, or two servers): upserts of
+        // the same rows in two orders could deadlock.
+        await tx.execute(sql`select pg_advisory_xact_lock(${ROLLUP_LOCK})`);
+        const r = statisticsRepo(tx as unknown as Db);
+        return (
+          (await r.rollupPartDays(since)) +
+          (await r.rollupReach(since)) +
+          (await r.rollupReaders(since))
+        );
+      });
       return { changed };
     },
   };

@@ -311,7 +311,8 @@ describe('roll-up', () => {
     expect((await rollup(false)).changed).toBe(0);
     const late = await t.signup('Late reader');
     await view(late, s1, 2);
-    expect((await rollup(false)).changed).toBe(2);
+    // Part 2's views that day, part 2's readers, and the new reader's days.
+    expect((await rollup(false)).changed).toBe(3);
     const part2 = (await stats(a.token, '7')).stories
       .find((s) => s.storyId === s1)!
       .episodes.find((e) => e.partNumber === 2)!;
