@@ -67,6 +67,11 @@ export default function StatisticsPage() {
     return <Navigate to="/" replace />;
 
   const data = stats.data;
+  const summaryFailed = summary.isError && !summary.data;
+  const retryAll = () => {
+    void summary.refetch();
+    void stats.refetch();
+  };
   const noStories = data !== undefined && data.stories.length === 0;
   const range =
     data &&
@@ -123,8 +128,8 @@ export default function StatisticsPage() {
                 <p className={fx.sectionNote}>{t('stats.compared', { n: period })}</p>
               )}
             </div>
-            {summary.isError && !summary.data ? (
-              <ErrorNotice error={summary.error} onRetry={() => void summary.refetch()} />
+            {summaryFailed ? (
+              <ErrorNotice error={summary.error} onRetry={retryAll} />
             ) : summary.data && session.status === 'reader' ? (
               <div aria-busy={summary.isPlaceholderData || undefined}>
                 <SummaryFigures summary={summary.data} />
@@ -135,7 +140,8 @@ export default function StatisticsPage() {
           </section>
 
           {stats.isError && !data ? (
-            <ErrorNotice error={stats.error} onRetry={() => void stats.refetch()} />
+            // One failure notice is enough when both calls failed: its Try again redoes both.
+            !summaryFailed && <ErrorNotice error={stats.error} onRetry={retryAll} />
           ) : data && session.status === 'reader' ? (
             <div className={styles.body} aria-busy={stats.isPlaceholderData || undefined}>
               <StatsBody stats={data} period={period} storyId={storyParam} />
