@@ -175,8 +175,10 @@ function StatsBody(props: { stats: AuthorStats; period: StatsPeriod; storyId: nu
         className={fx.select}
         value={chosen?.storyId ?? ''}
         onChange={(e) =>
+          // Replace, not push: arrow keys on the list change it once per step.
           void navigate(statsHref(period, parseStoryId(e.target.value)), {
             preventScrollReset: true,
+            replace: true,
           })
         }
       >
