@@ -626,6 +626,8 @@ export const storyPartReach = pgTable(
       .references(() => stories.id, { onDelete: 'cascade' }),
     partNumber: integer('part_number').notNull(),
     readers: integer('readers').notNull().default(0),
+    /** All views of the part ever (all-time statistics read this, not every day's row). */
+    views: integer('views').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.storyId, t.partNumber] })],
 );

@@ -155,17 +155,19 @@ export const statisticsRepo = (db: Db) => {
 
     /**
      * Every numbered episode of the author's stories with its views in the window, readers who
-     * ever opened it (from the roll-up) and comments in the window.
+     * ever opened it (from the roll-up) and comments in the window. All time reads the part's
+     * total from the roll-up instead of summing every day.
      */
     episodes: async (authorId: number, w: Window) =>
       (
         await rows<EpisodeRow>(sql`
           select e.story_id as "storyId", e.part_number as "partNumber", e.title,
-            coalesce(pv.reads, 0)::int as reads, coalesce(pr.readers, 0)::int as readers,
-            coalesce(c.n, 0)::int as comments
+            ${w.fromDay === null ? sql`coalesce(pr.views, 0)` : sql`coalesce(pv.reads, 0)`}::int as reads,
+            coalesce(pr.readers, 0)::int as readers, coalesce(c.n, 0)::int as comments
           from episodes e
             left join (select story_id, part_number, sum(views) as reads from story_part_view_days
-              where story_id in ${storiesOf(authorId)} and ${between(sql`day`, w.fromDay, null, DAY)}
+              where ${w.fromDay === null ? sql`false` : sql`story_id in ${storiesOf(authorId)}`}
+                and ${between(sql`day`, w.fromDay, null, DAY)}
               group by story_id, part_number) pv
               on pv.story_id = e.story_id and pv.part_number = e.part_number
             left join story_part_reach pr
@@ -319,7 +321,7 @@ export const statisticsRepo = (db: Db) => {
     },
 
     /**
-     * Recomputes readers per part (distinct readers who ever opened it) for the parts viewed
+     * Recomputes readers per part (distinct readers who ever opened it) and its views ever, for the parts viewed
      * from `since` on (every part when null; a full run also drops parts left without views).
      */
     rollupReach: async (since: string | null) => {
@@ -330,13 +332,16 @@ export const statisticsRepo = (db: Db) => {
               from story_views where day >= ${since}::date)`;
       const [r] = await rows<{ changed: number }>(sql`
         with agg as (
-          select v.story_id, v.part_number, count(distinct v.user_id)::int as readers
+          select v.story_id, v.part_number, count(distinct v.user_id)::int as readers,
+            count(*)::int as views
           from story_views v where ${parts} group by v.story_id, v.part_number),
         up as (
-          insert into story_part_reach (story_id, part_number, readers)
-          select story_id, part_number, readers from agg
-          on conflict (story_id, part_number) do update set readers = excluded.readers
-            where story_part_reach.readers is distinct from excluded.readers
+          insert into story_part_reach (story_id, part_number, readers, views)
+          select story_id, part_number, readers, views from agg
+          on conflict (story_id, part_number) do update
+            set readers = excluded.readers, views = excluded.views
+            where (story_part_reach.readers, story_part_reach.views)
+              is distinct from (excluded.readers, excluded.views)
           returning 1),
         gone as (
           delete from story_part_reach p where ${since === null ? sql`true` : sql`false`}
