@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { apiPaths, type AuthorStats } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';
@@ -22,6 +22,23 @@ async function call<T>(
   return body.object;
 }
 
+/** Content-Security-Policy violations and page errors (chart.js must draw within the policy). */
+async function watchProblems(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  await page.exposeBinding('__reportCsp', (_source, text: string) => problems.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const report = (window as unknown as { __reportCsp: (s: string) => void }).__reportCsp;
+      report(`CSP ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (msg) => {
+    if (msg.text().includes('Content Security Policy')) problems.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return problems;
+}
+
 /** True once the canvas has some pixel that is not transparent: chart.js drew on it. */
 const hasInk = (canvas: Locator) =>
   canvas.evaluate((el) => {
@@ -39,6 +56,7 @@ test('an author publishes, another reader reads and rates, and the author sees t
 }) => {
   // Reads reach the statistics through the roll-up job, which starts about a minute after a view.
   test.setTimeout(240_000);
+  const problems = await watchProblems(page);
   const stamp = Date.now().toString(36);
   const title = `The Statistics Journey ${stamp}`;
 
@@ -190,6 +208,8 @@ test('an author publishes, another reader reads and rates, and the author sees t
   await expect(page).toHaveURL(/\?period=7$/);
   await expect(week).toHaveAttribute('aria-current', 'page');
   await expect(figure('reads').locator('dd').first()).toHaveText('2');
+  await expect(page.locator('[data-chart="reads"]')).toHaveAttribute('data-state', 'drawn');
+  expect(problems).toEqual([]);
 });
 
 test('a visitor going to /statistics/ is sent home', async ({ page }) => {
