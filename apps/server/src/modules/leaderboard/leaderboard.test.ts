@@ -22,8 +22,9 @@ interface Author {
   authorId: number;
   userId: number;
 }
-let a: Author, b: Author, c: Author, d: Author, f: Author;
+let a: Author, b: Author, c: Author, d: Author, f: Author, g: Author;
 let a1: number, a2: number, aDraft: number, b1: number, c1: number, dDraft: number, f1: number;
+let g1: number;
 let raters: number[];
 
 const publicStory = async (author: Author) => {
@@ -57,6 +58,7 @@ beforeAll(async () => {
   c = await t.newAuthor('Board C');
   d = await t.newAuthor('Board D');
   f = await t.newAuthor('Board F');
+  g = await t.newAuthor('Board G');
   a1 = await publicStory(a);
   a2 = await publicStory(a);
   aDraft = await t.createStory(a.token);
@@ -65,6 +67,8 @@ beforeAll(async () => {
   // D has only a draft: no public story, never on a board whatever its rows say.
   dDraft = await t.createStory(d.token);
   f1 = await publicStory(f);
+  // G has a public story nobody reads, rated once in the week before.
+  g1 = await publicStory(g);
   raters = [];
   for (let i = 0; i < 6; i++) raters.push(userOf(await t.signup('Board rater')));
 
@@ -98,6 +102,8 @@ beforeAll(async () => {
   // C: two 3s this week.
   await rating(raters[0]!, c1, 3, new Date(now - 2 * DAY_MS));
   await rating(raters[1]!, c1, 3, new Date(now - 3 * DAY_MS));
+  // G: one 1 in the week before only.
+  await rating(raters[2]!, g1, 1, new Date(now - 10 * DAY_MS));
   // Top marks on drafts count for nobody.
   for (const r of raters) await rating(r, dDraft, 5, new Date(now - 60_000));
   for (const r of raters) await rating(r, aDraft, 5, new Date(now - 60_000));
@@ -181,13 +187,21 @@ describe('by rating', () => {
       [b.authorId, 4.5, 4],
       [a.authorId, 3.5, 2],
       [c.authorId, 3, 2],
+      [g.authorId, 1, 1],
     ]);
-    expect(r.authors.map((x) => x.previousPosition)).toEqual([null, 1, null]);
+    // A week ago: A's 2 and G's 1, at a site mean of 1.5.
+    expect(r.authors.map((x) => x.previousPosition)).toEqual([null, 1, null, 2]);
   });
 
-  it('leaves out authors nobody rated in the period', async () => {
-    const r = await board.rankings({ by: 'rating', period: 'month' }, now);
-    expect(r.authors.map((x) => x.authorId)).not.toContain(f.authorId);
+  it('leaves out authors nobody rated in the period, though they count for the period before', async () => {
+    const month = await board.rankings({ by: 'rating', period: 'month' }, now);
+    expect(month.authors.map((x) => x.authorId)).not.toContain(f.authorId);
+    expect(month.authors.map((x) => x.authorId)).toContain(g.authorId);
+    // G was rated only in the week before: off this week's board, and A (2 at a mean of 1.5)
+    // still ranked above G (1) then.
+    const week = await board.rankings({ by: 'rating' }, now);
+    expect(week.authors.map((x) => x.authorId)).not.toContain(g.authorId);
+    expect(week.authors.find((x) => x.authorId === a.authorId)!.previousPosition).toBe(1);
   });
 });
 
