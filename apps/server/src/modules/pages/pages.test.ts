@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, coverUrl, type StoryListItem } from '@kathamala/domain';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { scriptJson } from './ssr.ts';
 
 // These tests need the built web app (npm test builds it first).
 let t: TestApp;
@@ -87,6 +88,28 @@ describe('server-rendered public pages', () => {
       expect(missing.statusCode, url).toBe(404);
       expect(missing.headers['content-type']).toContain('text/html');
     }
+  });
+
+  it('renders the leaderboard the address names, with its authors, share tags and boot data', async () => {
+    const board = (
+      await t.app.inject(apiPaths.statsAuthors({ by: 'rating', period: 'all' }))
+    ).json().object.authors as { authors: { authorId: number; name: string }[] };
+    expect(board.authors.length).toBeGreaterThan(0);
+    const res = await page('/leaderboard/?by=rating&period=all');
+    expect(res.statusCode).toBe(200);
+    for (const a of board.authors) {
+      expect(contains(res.body, a.name)).toBe(true);
+      expect(res.body).toContain(`href="${apiPaths.authorPage(a.authorId)}"`);
+    }
+    expect(res.body).toContain(
+      '<link rel="canonical" href="http://kathamala.test/leaderboard/?by=rating&amp;period=all"',
+    );
+    expect(res.body).toMatch(/<meta property="og:image" content="[^"]+story_cover_\d+\.png"/);
+    expect(res.body).toContain(scriptJson(apiPaths.statsAuthors({ by: 'rating', period: 'all' })));
+    // An unknown choice is the default board, not an error.
+    const fallback = await page('/leaderboard/?by=popularity');
+    expect(fallback.statusCode).toBe(200);
+    expect(fallback.body).toContain(scriptJson(apiPaths.statsAuthors()));
   });
 
   it('renders the author-only pages as known pages (the browser decides who may see them)', async () => {
