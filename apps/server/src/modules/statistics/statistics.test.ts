@@ -325,6 +325,19 @@ describe('roll-up', () => {
     );
     expect(joins.map((j) => j.storyId)).toEqual([s2, null]);
   });
+
+  it('keeps an unknown story on a code request as none, and still sends the code', async () => {
+    const res = await post(
+      apiPaths.memberSubscribe(),
+      { mobile: '077 100 0003', appId: PRODUCT_APP_ID, storyId: 999_999 },
+      readers[0]!,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const [code] = await t.rows<{ storyId: number | null }>(
+      sql`select story_id as "storyId" from membership_codes where ref_id = ${res.json().object.refId}`,
+    );
+    expect(code).toEqual({ storyId: null });
+  });
 });
 
 describe('periods', () => {
