@@ -1,8 +1,8 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { apiPaths, type AuthorStats } from '@kathamala/domain';
+import { apiPaths, detailsPath, type AuthorStats } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';
-import { newReader, signupByApi } from './support/api.ts';
+import { findStory, newReader, signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
 
 const bearer = (token: string): Record<string, string> =>
@@ -57,6 +57,10 @@ test('an author publishes, another reader reads and rates, and the author sees t
   // Reads reach the statistics through the roll-up job, which starts about a minute after a view.
   test.setTimeout(240_000);
   const problems = await watchProblems(page);
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
   const stamp = Date.now().toString(36);
   const title = `The Statistics Journey ${stamp}`;
 
@@ -210,9 +214,26 @@ test('an author publishes, another reader reads and rates, and the author sees t
   await expect(figure('reads').locator('dd').first()).toHaveText('2');
   await expect(page.locator('[data-chart="reads"]')).toHaveAttribute('data-state', 'drawn');
   expect(problems).toEqual([]);
+  // The chart code came as its own script (the next test makes sure other pages never ask for it).
+  expect(scripts.some((url) => /chartjs/i.test(url))).toBe(true);
 });
 
-test('a visitor going to /statistics/ is sent home', async ({ page }) => {
+test('a visitor going to /statistics/ is sent home; home and reading pages never load chart.js', async ({
+  page,
+  request,
+}) => {
+  const scripts: string[] = [];
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
+  const story = await findStory(request, (s) => s.kind === 0, 'text story');
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await page.goto(detailsPath(story.storyId));
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter((url) => /chartjs|chart\.js/i.test(url))).toEqual([]);
+
   await page.goto('/statistics/');
   await expect(page).toHaveURL(/\/$/);
 });
