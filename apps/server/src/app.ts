@@ -34,7 +34,7 @@ import { publishingJobs } from './modules/publishing/jobs.ts';
 import { coversService } from './modules/covers/service.ts';
 import { renderCover } from './modules/covers/art.ts';
 import { coverRoutes } from './modules/covers/routes.ts';
-import { engagementService } from './modules/engagement/service.ts';
+import { engagementService, ROLLUP_JOB } from './modules/engagement/service.ts';
 import { engagementRoutes } from './modules/engagement/routes.ts';
 import { engagementJobs } from './modules/engagement/jobs.ts';
 import { commentsService } from './modules/comments/service.ts';
@@ -237,13 +237,16 @@ export async function buildApp(
   mailRoutes(app, mail, { max: config.mail.requestMax, timeWindow: '1 minute' });
   await mailJobs(queue, mail);
   // The demo stories go through the same publishing path as every author's.
-  if (config.demoSeed)
-    await seedDemo(database.db, {
+  const seeded =
+    config.demoSeed &&
+    (await seedDemo(database.db, {
       ...publishing,
       storeCover: (storyId, png) => covers.store(storyId, png),
       drawCover: renderCover,
       recomputeRatings: () => engagement.recomputeRatings(),
-    });
+    }));
+  // The start-up roll-up may have run before the seed's views existed.
+  if (seeded) await queue.send(ROLLUP_JOB, { full: true }, { retryLimit: 2 });
 
   // The simulator learns our apps' keywords and the members it has not met (the seed's).
   await carrier.provision(database.db);

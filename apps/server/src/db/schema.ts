@@ -377,7 +377,12 @@ export const ratings = pgTable(
     rating: real('rating').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.storyId] }), index('ratings_story_idx').on(t.storyId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.storyId] }),
+    index('ratings_story_idx').on(t.storyId),
+    // The leaderboard's week and month boards read only the period's ratings.
+    index('ratings_updated_idx').on(t.updatedAt),
+  ],
 );
 
 export const bookmarks = pgTable(

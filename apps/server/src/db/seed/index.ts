@@ -1,11 +1,25 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
-import { MEMBERSHIP, toStored, type EpisodeInput, type StoryInput } from '@kathamala/domain';
+import {
+  MEMBERSHIP,
+  sriLankaDay,
+  toStored,
+  type EpisodeInput,
+  type StoryInput,
+} from '@kathamala/domain';
 import type { Viewer } from '../../auth/viewer.ts';
 import { hashPassword } from '../../auth/passwords.ts';
 import type { Db } from '../client.ts';
-import { authors, billingApps, ratings, stories, subscriptions, users } from '../schema.ts';
+import {
+  authors,
+  billingApps,
+  ratings,
+  stories,
+  storyViews,
+  subscriptions,
+  users,
+} from '../schema.ts';
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
@@ -143,6 +157,7 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
     ),
   );
   const votes: { userId: number; storyId: number; rating: number }[] = [];
+  const views: (typeof storyViews.$inferInsert)[] = [];
 
   const firstSeason = new Map<string, number>();
   const now = Date.now();
@@ -199,9 +214,48 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
       demoVotes(s.rating, raters.length, s.kind === 0 ? 0.5 : 1, index).forEach((rating, i) =>
         votes.push({ userId: raters[i]!.id, storyId, rating }),
       );
+    if (!upcoming)
+      views.push(
+        ...demoViews(storyId, index, s.episodes.length, releaseAt.getTime(), now, [
+          member!.id,
+          ...raters.map((r) => r.id),
+        ]),
+      );
     await publishing.storeCover(storyId, await coverFor(publishing, s, viewer.name));
   }
   if (votes.length) await db.insert(ratings).values(votes);
+  if (views.length) await db.insert(storyViews).values(views);
   await publishing.recomputeRatings();
   return true;
+}
+
+/**
+ * The demo readers' counted views of the last four weeks, so statistics, trending and the
+ * leaderboard have days to show: each reader who takes up a story reads on from part 1, a part
+ * a day or so, and some stop along the way (the drop-off). Deterministic, like the votes.
+ */
+function demoViews(
+  storyId: number,
+  index: number,
+  parts: number,
+  releasedAt: number,
+  now: number,
+  readers: number[],
+): (typeof storyViews.$inferInsert)[] {
+  const first = Math.max(releasedAt, now - 27 * DAY);
+  const span = Math.max(1, Math.floor((now - first) / DAY));
+  const out: (typeof storyViews.$inferInsert)[] = [];
+  readers.forEach((userId, j) => {
+    // About two readers in three take a story up.
+    if ((index + j) % 3 === 2) return;
+    let day = first + ((index * 3 + j * 5) % span) * DAY;
+    for (let part = 1; part <= parts && day <= now; part++) {
+      const at = new Date(day);
+      out.push({ storyId, userId, partNumber: part, day: sriLankaDay(at), createdAt: at });
+      // One reader in four of those still reading stops after each part.
+      if ((index * 7 + j * 11 + part * 13) % 4 === 0) break;
+      day += (1 + ((j + part) % 2)) * DAY;
+    }
+  });
+  return out;
 }

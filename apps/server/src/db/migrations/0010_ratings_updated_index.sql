@@ -1,0 +1,1 @@
+CREATE INDEX "ratings_updated_idx" ON "ratings" USING btree ("updated_at");
