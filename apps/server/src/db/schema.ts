@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   real,
   serial,
@@ -654,4 +656,44 @@ export const storyReaders = pgTable(
     days: datemultirange('days').notNull(),
   },
   (t) => [primaryKey({ columns: [t.storyId, t.userId] })],
+);
+
+/**
+ * The deployment's token signing keys (Ed25519), shared by every instance. The newest key without
+ * `retire_after` signs; every key whose `retire_after` is ahead (or null) verifies. The private
+ * JWK is `enc:v1:...` (AES-256-GCM under KEY_ENCRYPTION_SECRET) or plain JSON.
+ */
+export const signingKeys = pgTable('signing_keys', {
+  kid: text('kid').primaryKey(),
+  publicJwk: jsonb('public_jwk').notNull(),
+  privateJwk: text('private_jwk').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  retireAfter: timestamp('retire_after', { withTimezone: true }),
+});
+
+/** Other secrets every instance must share (carrier webhook secret, VAPID pair), by name. */
+export const deploymentSecrets = pgTable('deployment_secrets', {
+  name: text('name').primaryKey(),
+  /** `enc:v1:...` (AES-256-GCM under KEY_ENCRYPTION_SECRET) or the plain value. */
+  value: text('value').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Rate-limit counters shared by every instance on PostgreSQL: one row per limiter key and fixed
+ * window (its start in epoch milliseconds). UNLOGGED in the migration: counters need no crash
+ * safety, and skipping the WAL halves the cost of the upsert every counted request makes.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').notNull(),
+    windowStart: bigint('window_start', { mode: 'number' }).notNull(),
+    hits: integer('hits').notNull().default(1),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.key, t.windowStart] }),
+    index('rate_limit_hits_expires_idx').on(t.expiresAt),
+  ],
 );
