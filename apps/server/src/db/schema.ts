@@ -697,3 +697,18 @@ export const rateLimitHits = pgTable(
     index('rate_limit_hits_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * The search vocabulary: each distinct word (4 letters or more) of the stories' search documents
+ * (title, author, description, published episodes; folded), with how many stories hold it. Typo
+ * tolerance looks candidates up here by trigram, then checks them exactly (modules/stories/typos).
+ * Kept in the transaction that refreshes a story's search document, so drafts never add words.
+ */
+export const searchWords = pgTable(
+  'search_words',
+  {
+    word: text('word').primaryKey(),
+    stories: integer('stories').notNull().default(0),
+  },
+  (t) => [index('search_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`)],
+);
