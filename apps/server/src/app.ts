@@ -66,6 +66,9 @@ import { statisticsRoutes } from './modules/statistics/routes.ts';
 import { statisticsJobs } from './modules/statistics/jobs.ts';
 import { leaderboardService } from './modules/leaderboard/service.ts';
 import { leaderboardRoutes } from './modules/leaderboard/routes.ts';
+import { healthRepo } from './modules/health/repo.ts';
+import { healthService } from './modules/health/service.ts';
+import { healthRoutes } from './modules/health/routes.ts';
 
 const STATIC_PATHS =
   /^\/(assets\/|images\/|favicon|icon|manifest\.webmanifest|robots\.txt|prepaint\.js|sw\.js)/;
@@ -183,6 +186,7 @@ export async function buildApp(
     uploadsPerMinute: config.rateLimit.uploadMax,
   });
   metaRoutes(app, { keys, storage, stories: repo, publicUrl: config.publicUrl });
+  healthRoutes(app, healthService(healthRepo(database.db)));
   await publishingJobs(queue, publishing);
   const engagement = engagementService({
     db: database.db,
