@@ -1,4 +1,6 @@
 import path from 'node:path';
+import v8 from 'node:v8';
+import type { PressureConfig } from './plugins/pressure.ts';
 
 /** Everything the server reads from its environment, checked once at start-up. */
 export interface Config {
@@ -41,6 +43,10 @@ export interface Config {
    * minute.
    */
   mail: { smtpUrl: string | null; from: string; requestMax: number };
+  /** Past these the server answers 503 with Retry-After (plugins/pressure.ts); 0 is off. */
+  pressure: PressureConfig;
+  /** SIGTERM waits this long for in-flight requests and jobs before exiting anyway. */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +150,19 @@ const readMail = (env: NodeJS.ProcessEnv): Config['mail'] => {
   };
 };
 
+/** Load-shedding thresholds; the heap's default is 90% of V8's limit (it grows with --max-old-space-size). */
+const readPressure = (env: NodeJS.ProcessEnv): PressureConfig => {
+  const MB = 1024 * 1024;
+  const heapDefault = Math.floor((v8.getHeapStatistics().heap_size_limit * 0.9) / MB);
+  return {
+    maxEventLoopDelayMs: readInt(env, 'PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    maxHeapUsedBytes: readInt(env, 'PRESSURE_MAX_HEAP_MB', heapDefault, 0, 1_000_000) * MB,
+    maxRssBytes: readInt(env, 'PRESSURE_MAX_RSS_MB', 0, 0, 1_000_000) * MB,
+    maxInFlight: readInt(env, 'PRESSURE_MAX_IN_FLIGHT', 500, 0, 1_000_000),
+    retryAfterSeconds: readInt(env, 'PRESSURE_RETRY_AFTER_SECONDS', 5, 1, 3600),
+  };
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 const readProviders = (env: NodeJS.ProcessEnv) => {
@@ -187,5 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...readProviders(env),
     vapid: readVapid(env, publicUrl),
     mail: readMail(env),
+    pressure: readPressure(env),
+    shutdownTimeoutSeconds: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
   };
 }

@@ -1,7 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
-/** Reads the environment, starts the server and closes it cleanly on SIGINT/SIGTERM. */
+/** Reads the environment, starts the server and drains it on SIGINT/SIGTERM before exiting 0. */
 async function main() {
   let config;
   try {
@@ -14,13 +14,38 @@ async function main() {
     throw e;
   }
   const { app, carrier } = await buildApp(config, { logger: true });
-  const close = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    process.exit(0);
+  let draining = false;
+  // Drain: stop accepting connections, let in-flight requests finish (app.close waits for
+  // them), then the job queue waits for running handlers and the database closes (onClose
+  // hooks). A second signal, or the drain outlasting the timeout, exits at once: a job cut off
+  // is in a transaction that never committed and runs again after its expiry.
+  const drain = (signal: string) => {
+    if (draining) {
+      app.log.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    draining = true;
+    app.log.info(
+      { signal, timeoutSeconds: config.shutdownTimeoutSeconds },
+      'draining: finishing requests and jobs',
+    );
+    setTimeout(() => {
+      app.log.error('drain timed out: exiting with work unfinished');
+      process.exit(1);
+    }, config.shutdownTimeoutSeconds * 1000).unref();
+    app.close().then(
+      () => {
+        app.log.info('drained: exiting');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'error while draining');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGINT', () => void close('SIGINT'));
-  process.once('SIGTERM', () => void close('SIGTERM'));
+  process.on('SIGINT', () => drain('SIGINT'));
+  process.on('SIGTERM', () => drain('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   console.log(
     `Kathamala is running at ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
