@@ -18,7 +18,10 @@ import { installFiniteNumbers } from './plugins/finite-numbers.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
 import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
-import { loadTokenKeys } from './auth/keys.ts';
+import { openTokenKeys } from './auth/keys.ts';
+import { sharedSecrets } from './auth/deployment-secrets.ts';
+import { sharedRateLimits } from './plugins/rate-limit-store.ts';
+import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
 import { authRepo } from './modules/auth/repo.ts';
@@ -99,16 +102,29 @@ export async function buildApp(
     pgliteDir: memory || !config.dataDir ? null : path.join(config.dataDir, 'pglite'),
   });
   const storage =
-    memory || !config.dataDir
+  // Uploads on S3 when S3_BUCKET is set (every instance serves every file), else local disk.
+  const s3 = config.s3 ? s3Storage(config.s3) : null;
+    s3 ??
+    (memory || !config.dataDir
       ? memoryStorage()
-      : localStorage(path.join(config.dataDir, 'objects'));
-  const keys = await loadTokenKeys(memory ? null : config.dataDir);
+      : localStorage(path.join(config.dataDir, 'objects')));
+  // Keys and secrets belong to the deployment: configured, or shared through the database.
+  const secrets = sharedSecrets(database.db, config.keys.encryptionSecret);
+  const keys = await openTokenKeys({
+    db: database.db,
+    dataDir: memory ? null : config.dataDir,
+    ...config.keys,
+  });
+  const rateLimits = sharedRateLimits(database);
   await ensureReferenceData(database.db);
   const queue = await startJobQueue(database, {
     pollingIntervalSeconds: config.jobPollSeconds,
   });
   const dispatch = carrierDispatch();
-  const carrier = await startCarrier(config, { dataDir: memory ? null : config.dataDir });
+  const carrier = await startCarrier(config, {
+    dataDir: memory ? null : config.dataDir,
+    secrets,
+  });
 
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
@@ -148,6 +164,7 @@ export async function buildApp(
     timeWindow: '1 minute',
     // Phones behind one carrier address share a budget: files a page needs never count.
     allowList: (request) => STATIC_PATHS.test(request.url),
+    ...rateLimits.options,
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       code: ResultCode.tooManyRequests,
@@ -224,9 +241,12 @@ export async function buildApp(
   const notifications = notificationsService({
     db: database.db,
     queue,
-    push: webPushSender(await loadVapidKeys(memory ? null : config.dataDir, config.vapid), {
-      allowHttp: !config.production,
-    }),
+    push: webPushSender(
+      await loadVapidKeys(memory ? null : config.dataDir, config.vapid, secrets),
+      {
+        allowHttp: !config.production,
+      },
+    ),
     allowHttpPush: !config.production,
   });
   notificationRoutes(app, notifications);
@@ -304,5 +324,8 @@ export async function buildApp(
     await queue.stop();
     await database.close();
   });
+    keys.close();
+    rateLimits.close();
+    s3?.close();
   return { app, database, storage, queue, carrier, dispatch, mail: mailOut };
 }

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { JWK } from 'jose';
 import v8 from 'node:v8';
 import type { PressureConfig } from './plugins/pressure.ts';
 
@@ -43,6 +44,14 @@ export interface Config {
    * minute.
    */
   mail: { smtpUrl: string | null; from: string; requestMax: number };
+  /**
+   * Token keys and shared secrets. `signingKey` (TOKEN_SIGNING_KEY) set: configuration gives the
+   * keys (with `verifyKeys`, TOKEN_VERIFY_KEYS); else they are kept in the database.
+   * `encryptionSecret` (KEY_ENCRYPTION_SECRET) seals private keys and secrets stored there.
+   */
+  keys: { signingKey: JWK | null; verifyKeys: JWK[]; encryptionSecret: string | null };
+  /** S3-compatible storage for uploaded files when S3_BUCKET is set; null keeps them on local disk. */
+  s3: S3Config | null;
   /** Past these the server answers 503 with Retry-After (plugins/pressure.ts); 0 is off. */
   pressure: PressureConfig;
   /** SIGTERM waits this long for in-flight requests and jobs before exiting anyway. */
@@ -163,6 +172,79 @@ const readPressure = (env: NodeJS.ProcessEnv): PressureConfig => {
   };
 };
 
+/** Where uploaded files go on an S3-compatible store (AWS S3, MinIO, R2, ...). */
+export interface S3Config {
+  bucket: string;
+  /** null: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  /** null: the AWS SDK's usual chain (environment, instance role). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | null;
+  forcePathStyle: boolean;
+}
+
+const parseJson = (env: NodeJS.ProcessEnv, name: string): unknown => {
+  try {
+    return JSON.parse(env[name]!);
+  } catch {
+    throw new ConfigError(`${name} must be JSON.`);
+  }
+};
+
+const isEd25519 = (k: unknown): k is JWK =>
+  typeof k === 'object' &&
+  k !== null &&
+  (k as JWK).kty === 'OKP' &&
+  (k as JWK).crv === 'Ed25519' &&
+  typeof (k as JWK).x === 'string';
+
+/** TOKEN_SIGNING_KEY (an Ed25519 private JWK), TOKEN_VERIFY_KEYS (public JWKs), KEY_ENCRYPTION_SECRET. */
+const readKeys = (env: NodeJS.ProcessEnv): Config['keys'] => {
+  let signingKey: JWK | null = null;
+  if (env.TOKEN_SIGNING_KEY) {
+    const k = parseJson(env, 'TOKEN_SIGNING_KEY');
+    if (!isEd25519(k) || typeof k.d !== 'string')
+      throw new ConfigError(
+        'TOKEN_SIGNING_KEY must be an Ed25519 private key as a JWK: {"kty":"OKP","crv":"Ed25519","x":…,"d":…}.',
+      );
+    signingKey = k;
+  }
+  let verifyKeys: JWK[] = [];
+  if (env.TOKEN_VERIFY_KEYS) {
+    if (!signingKey) throw new ConfigError('TOKEN_VERIFY_KEYS needs TOKEN_SIGNING_KEY too.');
+    const v = parseJson(env, 'TOKEN_VERIFY_KEYS') as unknown;
+    const list = Array.isArray(v) ? v : (v as { keys?: unknown })?.keys;
+    if (!Array.isArray(list) || !list.every(isEd25519))
+      throw new ConfigError(
+        'TOKEN_VERIFY_KEYS must be a JSON array (or a JWKS {"keys": [...]}) of Ed25519 public JWKs.',
+      );
+    verifyKeys = list.map((k: JWK) => ({ kty: k.kty, crv: k.crv, x: k.x, kid: k.kid }));
+  }
+  const encryptionSecret = env.KEY_ENCRYPTION_SECRET || null;
+  if (encryptionSecret && encryptionSecret.length < 16)
+    throw new ConfigError('KEY_ENCRYPTION_SECRET must be at least 16 characters long.');
+  return { signingKey, verifyKeys, encryptionSecret };
+};
+
+/** S3_* settings; S3_BUCKET switches S3 on. */
+const readS3 = (env: NodeJS.ProcessEnv): S3Config | null => {
+  const bucket = env.S3_BUCKET || null;
+  if (!bucket) return null;
+  const accessKeyId = env.S3_ACCESS_KEY_ID || null;
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || null;
+  if (!accessKeyId !== !secretAccessKey)
+    throw new ConfigError(
+      'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together, or neither.',
+    );
+  return {
+    bucket,
+    endpoint: env.S3_ENDPOINT ? readUrl(env, 'S3_ENDPOINT', '') : null,
+    region: env.S3_REGION || 'us-east-1',
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : null,
+    forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+};
+
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 const readProviders = (env: NodeJS.ProcessEnv) => {
@@ -206,6 +288,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...readProviders(env),
     vapid: readVapid(env, publicUrl),
     mail: readMail(env),
+    keys: readKeys(env),
+    s3: readS3(env),
     pressure: readPressure(env),
     shutdownTimeoutSeconds: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
   };

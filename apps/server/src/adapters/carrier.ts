@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { SharedSecrets } from '../auth/deployment-secrets.ts';
 import { billingApps, subscriptions } from '../db/schema.ts';
 import { ideamartBilling } from './billing/ideamart.ts';
 import type { BillingAdapter } from './billing/types.ts';
@@ -26,22 +27,37 @@ export interface Carrier {
   close(): Promise<void>;
 }
 
+/** The secret kept in DATA_DIR/keys/carrier.json (by older versions, or without a database), or null. */
+async function readSecretFile(file: string | null) {
+  if (!file) return null;
+  try {
+    const saved = JSON.parse(await fs.readFile(file, 'utf8')) as { webhookSecret?: string };
+    return saved.webhookSecret || null;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    return null;
+  }
+}
+
 /**
- * The webhook secret: the configured one, or with the simulator one made once and kept in
- * DATA_DIR/keys/carrier.json (so notifications in flight survive a restart); memory when no dir.
+ * The webhook secret: the configured one; else, with shared `secrets` (the server), the one every
+ * instance shares in the database (DATA_DIR/keys/carrier.json imported once); else one made once
+ * and kept in DATA_DIR/keys/carrier.json (so notifications in flight survive a restart); memory
+ * when no dir.
  */
-async function loadWebhookSecret(configured: string | null, dataDir: string | null) {
+async function loadWebhookSecret(
+  configured: string | null,
+  dataDir: string | null,
+  secrets: SharedSecrets | undefined,
+) {
   if (configured) return configured;
   const file = dataDir ? path.join(dataDir, 'keys', 'carrier.json') : null;
-  if (file) {
-    try {
-      const saved = JSON.parse(await fs.readFile(file, 'utf8')) as { webhookSecret?: string };
-      if (saved.webhookSecret) return saved.webhookSecret;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-  }
-  const secret = randomBytes(32).toString('hex');
+  const make = () => randomBytes(32).toString('hex');
+  if (secrets)
+    return secrets.get('carrier.webhook', { fromFile: () => readSecretFile(file), make });
+  const saved = await readSecretFile(file);
+  if (saved) return saved;
+  const secret = make();
   if (file) {
     await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
     await fs.writeFile(file, JSON.stringify({ webhookSecret: secret }), { mode: 0o600 });
@@ -52,14 +68,19 @@ async function loadWebhookSecret(configured: string | null, dataDir: string | nu
 /**
  * Starts the carrier the configuration names. With the simulator (the default) a carrier is
  * started inside this process on an ephemeral port and our real HTTP adapters talk to it.
- * `dataDir` null keeps the simulator's outbox and state in memory (tests).
+ * `dataDir` null keeps the simulator's outbox and state in memory (tests); `secrets` shares the
+ * webhook secret between instances through the database.
  */
 export async function startCarrier(
   config: Pick<Config, 'billingProvider' | 'smsProvider' | 'carrier'>,
-  opts: { dataDir: string | null; now?: () => number },
+  opts: { dataDir: string | null; now?: () => number; secrets?: SharedSecrets },
 ): Promise<Carrier> {
   const simulated = config.billingProvider === 'simulator' || config.smsProvider === 'simulator';
-  const webhookSecret = await loadWebhookSecret(config.carrier.webhookSecret, opts.dataDir);
+  const webhookSecret = await loadWebhookSecret(
+    config.carrier.webhookSecret,
+    opts.dataDir,
+    opts.secrets,
+  );
   const simulator = simulated
     ? await startSimulator({
         dataDir: opts.dataDir,

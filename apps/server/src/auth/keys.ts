@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   calculateJwkThumbprint,
+  decodeProtectedHeader,
   exportJWK,
   generateKeyPair,
   importJWK,
@@ -10,14 +11,34 @@ import {
   type JWK,
   type CryptoKey,
 } from 'jose';
-import type { TokenClaims } from '@kathamala/domain';
+import { MEMBERSHIP, type TokenClaims } from '@kathamala/domain';
+import type { Db } from '../db/client.ts';
+import { keysRepo, type StoredKey } from './keys-repo.ts';
+import { seal, unseal, isSealed } from './secret-box.ts';
 
 const ALG = 'EdDSA';
 
-/** The server's signing key: Ed25519, kept in DATA_DIR/keys so tokens survive restarts. */
+/**
+ * The longest a token we sign may live (mail links: a year; sessions: 30 days), plus a day: a key
+ * that stopped signing keeps verifying this long, so no token it signed is refused early.
+ */
+export const MAX_TOKEN_LIFETIME_MS = (MEMBERSHIP.mailTokenDays + 1) * 86_400_000;
+
+/** How often an instance re-reads the keys, so a rotation reaches it within a minute. */
+const REFRESH_MS = 60_000;
+/** At most one reload for unknown key ids per this many ms: a forged `kid` cannot hammer the database. */
+const UNKNOWN_KID_RELOAD_MS = 1_000;
+/** How long a key id that was not in the database is answered "unknown" without looking again. */
+const NEGATIVE_CACHE_MS = 30_000;
+
+/** The deployment's token keys: Ed25519, one signing, every live one verifying (by `kid`). */
 export interface TokenKeys {
-  kid: string;
-  publicJwk: JWK;
+  /** The key id tokens are signed with now. */
+  readonly kid: string;
+  /** The signing key's public JWK. */
+  readonly publicJwk: JWK;
+  /** Every public key that verifies now (the JWKS), the signing one first. */
+  jwks(): JWK[];
   sign(claims: Omit<TokenClaims, 'exp'>, ttlSeconds: number): Promise<string>;
   verify(token: string): Promise<TokenClaims>;
   /**
@@ -27,61 +48,332 @@ export interface TokenKeys {
   signFor(purpose: string, sub: string, ttlSeconds: number): Promise<string>;
   /** The subject of a token signed by signFor for `purpose`; throws when forged, expired or another purpose's. */
   verifyFor(token: string, purpose: string): Promise<string>;
+  /** Reads the keys again from where they come from (the database); a no-op for fixed keys. */
+  reload(): Promise<void>;
+  /** Stops the periodic reload. */
+  close(): void;
 }
 
-async function loadOrCreate(dir: string | null): Promise<{ privateJwk: JWK; publicJwk: JWK }> {
-  const file = dir ? path.join(dir, 'keys', 'token-signing.json') : null;
-  if (file) {
-    try {
-      return JSON.parse(await fs.readFile(file, 'utf8')) as { privateJwk: JWK; publicJwk: JWK };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-  }
+/** A key pair as JWKs (the private one with `d`). */
+interface KeyPair {
+  privateJwk: JWK;
+  publicJwk: JWK;
+}
+
+/** What a key source answers: the keys that sign (newest first, each from `signsFrom`) and verify. */
+interface KeySet {
+  signing: { kid: string; privateJwk: JWK; signsFrom: number }[];
+  verifying: JWK[];
+}
+
+interface LoadedKey {
+  kid: string;
+  jwk: JWK;
+  key: CryptoKey;
+}
+
+/** A fresh Ed25519 pair. */
+export async function generatePair(): Promise<KeyPair> {
   const { privateKey, publicKey } = await generateKeyPair(ALG, {
     crv: 'Ed25519',
     extractable: true,
   });
-  const pair = { privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
-  if (file) {
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    await fs.writeFile(file, JSON.stringify(pair), { mode: 0o600 });
-  }
-  return pair;
+  return { privateJwk: await exportJWK(privateKey), publicJwk: await exportJWK(publicKey) };
 }
 
-/** Loads the signing key from `dataDir` (creating it once), or makes a throwaway one. */
-export async function loadTokenKeys(dataDir: string | null): Promise<TokenKeys> {
-  const { privateJwk, publicJwk } = await loadOrCreate(dataDir);
-  const kid = await calculateJwkThumbprint(publicJwk);
-  const privateKey = (await importJWK(privateJwk, ALG)) as CryptoKey;
-  const publicKey = (await importJWK(publicJwk, ALG)) as CryptoKey;
+/** The key id of a public key: its RFC 7638 thumbprint (the same id the file-kept key always had). */
+export const kidOf = (publicJwk: JWK) => calculateJwkThumbprint(publicJwk);
+
+/** The public half of a JWK, with the fields the JWKS carries. */
+const publicOf = (jwk: JWK, kid: string): JWK => ({
+  kty: jwk.kty,
+  crv: jwk.crv,
+  x: jwk.x,
+  kid,
+  alg: ALG,
+  use: 'sig',
+});
+
+/** A key ring over a source: reloads on a timer and on an unknown kid (throttled, negative-cached). */
+async function keyRing(
+  load: () => Promise<KeySet>,
+  opts: { refreshMs: number | null },
+): Promise<TokenKeys> {
+  let signing: (LoadedKey & { signsFrom: number })[] = [];
+  let verifying = new Map<string, LoadedKey>();
+  const unknown = new Map<string, number>();
+  let lastUnknownReload = 0;
+  let reloading: Promise<void> | null = null;
+
+  const apply = async (set: KeySet) => {
+    const nextVerifying = new Map<string, LoadedKey>();
+    for (const jwk of set.verifying) {
+      const kid = jwk.kid ?? (await kidOf(jwk));
+      const known = verifying.get(kid);
+      nextVerifying.set(
+        kid,
+        known ?? { kid, jwk: publicOf(jwk, kid), key: (await importJWK(jwk, ALG)) as CryptoKey },
+      );
+    }
+    const nextSigning = [];
+    for (const s of set.signing) {
+      const had = signing.find((k) => k.kid === s.kid);
+      nextSigning.push(
+        had ?? {
+          kid: s.kid,
+          jwk: publicOf(s.privateJwk, s.kid),
+          key: (await importJWK(s.privateJwk, ALG)) as CryptoKey,
+          signsFrom: s.signsFrom,
+        },
+      );
+    }
+    if (nextSigning.length === 0) throw new Error('No token signing key.');
+    signing = nextSigning;
+    verifying = nextVerifying;
+    for (const kid of verifying.keys()) unknown.delete(kid);
+  };
+  const reload = () =>
+    (reloading ??= load()
+      .then(apply)
+      .finally(() => {
+        reloading = null;
+      }));
+  await reload();
+
+  /** The newest key whose time to sign has come (a rotated key is published ahead of signing). */
+  const current = () => {
+    const now = Date.now();
+    return signing.find((k) => k.signsFrom <= now) ?? signing[signing.length - 1]!;
+  };
+
+  /** The verifying key for a token's kid, reloading once when the kid is new to us. */
+  const keyFor = async (token: string): Promise<CryptoKey> => {
+    const kid = decodeProtectedHeader(token).kid ?? current().kid;
+    const found = verifying.get(kid);
+    if (found) return found.key;
+    const now = Date.now();
+    if (typeof kid !== 'string' || kid.length > 100 || (unknown.get(kid) ?? 0) > now)
+      throw new Error('Unknown key id.');
+    // One reload a second at most, shared by everyone waiting for it.
+    const wait = lastUnknownReload + UNKNOWN_KID_RELOAD_MS - now;
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (!verifying.has(kid)) {
+      if (Date.now() - lastUnknownReload >= UNKNOWN_KID_RELOAD_MS) {
+        lastUnknownReload = Date.now();
+        await reload();
+      } else await reloading;
+    }
+    const again = verifying.get(kid);
+    if (again) return again.key;
+    if (unknown.size > 10_000) unknown.clear();
+    unknown.set(kid, Date.now() + NEGATIVE_CACHE_MS);
+    throw new Error('Unknown key id.');
+  };
+
+  const timer =
+    opts.refreshMs === null
+      ? null
+      : setInterval(() => {
+          reload().catch((e: Error) => console.error(`Reloading token keys failed: ${e.message}`));
+        }, opts.refreshMs);
+  timer?.unref();
+
+  const signWith = (jwt: SignJWT) => {
+    const k = current();
+    return jwt.setProtectedHeader({ alg: ALG, kid: k.kid, typ: 'JWT' }).sign(k.key);
+  };
+
   return {
-    kid,
-    publicJwk: { ...publicJwk, kid, alg: ALG, use: 'sig' },
+    get kid() {
+      return current().kid;
+    },
+    get publicJwk() {
+      return current().jwk;
+    },
+    jwks: () => {
+      const first = current().kid;
+      const all = [...verifying.values()].map((k) => k.jwk);
+      return [...all.filter((k) => k.kid === first), ...all.filter((k) => k.kid !== first)];
+    },
     sign: (claims, ttlSeconds) =>
-      new SignJWT({ sid: claims.sid, name: claims.name, author: claims.author })
-        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
-        .setSubject(claims.sub)
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(privateKey),
+      signWith(
+        new SignJWT({ sid: claims.sid, name: claims.name, author: claims.author })
+          .setSubject(claims.sub)
+          .setIssuedAt()
+          .setExpirationTime(`${ttlSeconds}s`),
+      ),
     verify: async (token) => {
-      const { payload } = await jwtVerify(token, publicKey, { algorithms: [ALG] });
+      const { payload } = await jwtVerify(token, await keyFor(token), { algorithms: [ALG] });
       return payload as unknown as TokenClaims;
     },
     signFor: (purpose, sub, ttlSeconds) =>
-      new SignJWT({ purpose })
-        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
-        .setSubject(sub)
-        .setIssuedAt()
-        .setExpirationTime(`${ttlSeconds}s`)
-        .sign(privateKey),
+      signWith(
+        new SignJWT({ purpose }).setSubject(sub).setIssuedAt().setExpirationTime(`${ttlSeconds}s`),
+      ),
     verifyFor: async (token, purpose) => {
-      const { payload } = await jwtVerify(token, publicKey, { algorithms: [ALG] });
+      const { payload } = await jwtVerify(token, await keyFor(token), { algorithms: [ALG] });
       if (payload.purpose !== purpose || typeof payload.sub !== 'string' || 'sid' in payload)
         throw new Error(`Not a ${purpose} token.`);
       return payload.sub;
     },
+    reload,
+    close: () => {
+      if (timer) clearInterval(timer);
+    },
   };
+}
+
+const keyFile = (dataDir: string) => path.join(dataDir, 'keys', 'token-signing.json');
+
+/** The pair kept in DATA_DIR/keys/token-signing.json by earlier versions, or null. */
+async function readKeyFile(dataDir: string | null): Promise<KeyPair | null> {
+  if (!dataDir) return null;
+  try {
+    return JSON.parse(await fs.readFile(keyFile(dataDir), 'utf8')) as KeyPair;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/**
+ * A single key kept in DATA_DIR/keys (made there once), or a throwaway one when `dataDir` is null.
+ * For tools and tests; the server keeps its keys in the database (openTokenKeys).
+ */
+export async function loadTokenKeys(dataDir: string | null): Promise<TokenKeys> {
+  let pair = await readKeyFile(dataDir);
+  if (!pair) {
+    pair = await generatePair();
+    if (dataDir) {
+      await fs.mkdir(path.dirname(keyFile(dataDir)), { recursive: true, mode: 0o700 });
+      await fs.writeFile(keyFile(dataDir), JSON.stringify(pair), { mode: 0o600 });
+    }
+  }
+  const kid = await kidOf(pair.publicJwk);
+  const fixed = pair;
+  return keyRing(
+    async () => ({
+      signing: [{ kid, privateJwk: fixed.privateJwk, signsFrom: 0 }],
+      verifying: [{ ...fixed.publicJwk, kid }],
+    }),
+    { refreshMs: null },
+  );
+}
+
+/** Checks a configured signing JWK: an Ed25519 private key (OKP, crv Ed25519, with d and x). */
+export function checkSigningJwk(jwk: JWK, name: string): void {
+  if (jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519' || !jwk.x || !jwk.d)
+    throw new Error(
+      `${name} must be an Ed25519 private key as a JWK (kty OKP, crv Ed25519, x, d).`,
+    );
+}
+
+/** The token keys given by configuration: TOKEN_SIGNING_KEY signs, it and TOKEN_VERIFY_KEYS verify. */
+async function configuredKeys(signingKey: JWK, verifyKeys: JWK[]): Promise<TokenKeys> {
+  const publicJwk = { kty: signingKey.kty, crv: signingKey.crv, x: signingKey.x };
+  const kid = signingKey.kid ?? (await kidOf(publicJwk));
+  const verifying: JWK[] = [{ ...publicJwk, kid }];
+  for (const k of verifyKeys) {
+    const pub = { kty: k.kty, crv: k.crv, x: k.x };
+    verifying.push({ ...pub, kid: k.kid ?? (await kidOf(pub)) });
+  }
+  return keyRing(
+    async () => ({ signing: [{ kid, privateJwk: signingKey, signsFrom: 0 }], verifying }),
+    { refreshMs: null },
+  );
+}
+
+/** Where the server's token keys come from, and how they are protected. */
+export interface TokenKeyOptions {
+  db: Db;
+  /** An older version's key file is imported from here once. */
+  dataDir: string | null;
+  /** TOKEN_SIGNING_KEY: when set, configuration gives the keys and the database is not used. */
+  signingKey: JWK | null;
+  /** TOKEN_VERIFY_KEYS: older public keys that still verify (with a configured signing key). */
+  verifyKeys: JWK[];
+  /** KEY_ENCRYPTION_SECRET: private keys are stored sealed with it (AES-256-GCM) when given. */
+  encryptionSecret: string | null;
+  /** How often to re-read the database (ms); default a minute. */
+  refreshMs?: number;
+}
+
+/** Turns stored rows (live ones, newest first) into a key set, unsealing the private keys. */
+function keySetOf(stored: StoredKey[], secret: string | null): KeySet {
+  // Every live key may sign: a key being retired signs until its successor's time has come.
+  const signing = stored.map((k) => ({
+    kid: k.kid,
+    privateJwk: JSON.parse(unseal(k.privateJwk, secret, `Signing key ${k.kid}`)) as JWK,
+    signsFrom: k.createdAt.getTime(),
+  }));
+  return { signing, verifying: stored.map((k) => ({ ...(k.publicJwk as JWK), kid: k.kid })) };
+}
+
+/**
+ * The deployment's token keys: from configuration when TOKEN_SIGNING_KEY is set, else from the
+ * database, where the first instance to start makes one (under an advisory lock, so instances
+ * starting together agree) after importing an older version's DATA_DIR key file once.
+ */
+export async function openTokenKeys(opts: TokenKeyOptions): Promise<TokenKeys> {
+  if (opts.signingKey) return configuredKeys(opts.signingKey, opts.verifyKeys);
+  const repo = keysRepo(opts.db);
+  const secret = opts.encryptionSecret;
+  const file = await readKeyFile(opts.dataDir);
+  const fileKid = file ? await kidOf(file.publicJwk) : null;
+  await repo.locked(async (r) => {
+    const all = await r.keys({ all: true });
+    const live = all.filter((k) => k.retireAfter === null || k.retireAfter.getTime() > Date.now());
+    const signs = live.some((k) => k.retireAfter === null);
+    if (file && fileKid && !all.some((k) => k.kid === fileKid)) {
+      // Today's tokens stay valid: the file's key signs when there is none yet, else it verifies
+      // (another instance's older key) until the longest token it may have signed has expired.
+      await r.insertKey({
+        kid: fileKid,
+        publicJwk: file.publicJwk,
+        privateJwk: seal(JSON.stringify(file.privateJwk), secret),
+        signsFrom: new Date(0),
+        retireAfter: signs ? new Date(Date.now() + MAX_TOKEN_LIFETIME_MS) : null,
+      });
+    } else if (!signs) {
+      const pair = await generatePair();
+      await r.insertKey({
+        kid: await kidOf(pair.publicJwk),
+        publicJwk: pair.publicJwk,
+        privateJwk: seal(JSON.stringify(pair.privateJwk), secret),
+        retireAfter: null,
+      });
+    }
+    // A secret given later seals the keys stored in the clear before it.
+    if (secret)
+      for (const k of live)
+        if (!isSealed(k.privateJwk)) await r.resealKey(k.kid, seal(k.privateJwk, secret));
+  });
+  return keyRing(async () => keySetOf(await repo.keys(), secret), {
+    refreshMs: opts.refreshMs ?? REFRESH_MS,
+  });
+}
+
+/**
+ * Rotation: a new key that signs from `signsFrom` (published in the JWKS at once, so browsers
+ * that cached the key set know it before the first token it signs), while every older key stops
+ * signing then and verifies until the longest token it signed has expired. Nobody is logged out.
+ */
+export async function rotateTokenKeys(
+  db: Db,
+  opts: { encryptionSecret: string | null; signsFrom: Date },
+): Promise<{ kid: string; retiring: string[]; retireAfter: Date }> {
+  const pair = await generatePair();
+  const kid = await kidOf(pair.publicJwk);
+  const retireAfter = new Date(opts.signsFrom.getTime() + MAX_TOKEN_LIFETIME_MS);
+  const retiring = await keysRepo(db).locked(async (r) => {
+    await r.insertKey({
+      kid,
+      publicJwk: pair.publicJwk,
+      privateJwk: seal(JSON.stringify(pair.privateJwk), opts.encryptionSecret),
+      signsFrom: opts.signsFrom,
+      retireAfter: null,
+    });
+    return r.retireOthers(kid, retireAfter);
+  });
+  return { kid, retiring, retireAfter };
 }

@@ -30,8 +30,10 @@ export function metaRoutes(
   );
 
   r.get('/.well-known/jwks.json', { schema: { tags: ['site'] } }, async (_req, reply) => {
-    reply.header('cache-control', 'public, max-age=3600');
-    return { keys: [deps.keys.publicJwk] };
+    // Five minutes: a rotated key is published an hour before it signs (keys:rotate), so every
+    // cached key set knows it in time.
+    reply.header('cache-control', 'public, max-age=300');
+    return { keys: deps.keys.jwks() };
   });
 
   const covers = coversService(deps.storage);
