@@ -54,6 +54,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT_MAX: '100000',
     RATE_LIMIT_UPLOAD_MAX: '100000',
     PUBLIC_URL: 'http://kathamala.test',
+    // Many test files share two cores: a busy event loop is the machine, not overload. The
+    // pressure tests turn shedding on for themselves.
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    PRESSURE_MAX_IN_FLIGHT: '0',
     ...(db ? { DATABASE_URL: db.url } : {}),
     ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     ...env,

@@ -204,22 +204,23 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
         { at },
       );
     }
-    // Reads from before views were counted here: the base that counted views add to.
+    const seen = upcoming
+      ? []
+      : demoViews(storyId, index, s.episodes.length, releaseAt.getTime(), now, [
+          member!.id,
+          ...raters.map((r) => r.id),
+        ]);
+    views.push(...seen);
+    // Reads from before views were counted here: the base that counted views add to, so the
+    // story shows its seeded reads before and after the roll-up counts the demo's views.
     await db
       .update(stories)
-      .set({ reads: s.reads, readsBase: s.reads })
+      .set({ reads: s.reads, readsBase: Math.max(0, s.reads - seen.length) })
       .where(eq(stories.id, storyId));
     // The demo raters' votes, whose mean is the story's seeded rating (released stories only).
     if (!upcoming && s.rating > 0)
       demoVotes(s.rating, raters.length, s.kind === 0 ? 0.5 : 1, index).forEach((rating, i) =>
         votes.push({ userId: raters[i]!.id, storyId, rating }),
-      );
-    if (!upcoming)
-      views.push(
-        ...demoViews(storyId, index, s.episodes.length, releaseAt.getTime(), now, [
-          member!.id,
-          ...raters.map((r) => r.id),
-        ]),
       );
     await publishing.storeCover(storyId, await coverFor(publishing, s, viewer.name));
   }
