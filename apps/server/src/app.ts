@@ -12,9 +12,10 @@ import type { Config } from './config.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
-import { installErrorHandling } from './errors.ts';
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
 import { installFiniteNumbers } from './plugins/finite-numbers.ts';
+import { installNulText } from './plugins/nul-text.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
 import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
@@ -131,6 +132,9 @@ export async function buildApp(
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     trustProxy: false,
+    // Router and HTTP-parser refusals answer {code, message} like every other failure.
+    frameworkErrors,
+    clientErrorHandler,
     // While draining (SIGTERM) requests on open connections are answered, with Connection:
     // close, instead of Fastify's 503 in a shape of its own: the database closes only after.
     return503OnClosing: false,
@@ -177,6 +181,7 @@ export async function buildApp(
   // Our plugins.
   installErrorHandling(app);
   installFiniteNumbers(app);
+  installNulText(app);
   const auth = authService(authRepo(database.db), keys);
   installAuth(app, auth);
   const responseCache = installResponseCache(app);

@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResultCode } from '@kathamala/domain';
 
 /** An error a client caused or may see; its message is shown to the person as written. */
@@ -79,6 +80,19 @@ export function describeValidation(errors: AjvError[], context: string | undefin
   }
 }
 
+/**
+ * PostgreSQL's refusals of a value itself (a NUL or unencodable character, a number out of its
+ * column's range): the client's input, never our failure, should a check upstream miss one.
+ */
+const UNSTORABLE = new Set(['22021', '22P05', '22003']);
+const unstorableInput = (error: unknown): boolean => {
+  for (let e = error, i = 0; e && typeof e === 'object' && i < 4; e = (e as Error).cause, i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && UNSTORABLE.has(code)) return true;
+  }
+  return false;
+};
+
 /** Every failure leaves as `{code, message}`; nothing a client sends produces a 500. */
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
@@ -124,10 +138,70 @@ export function installErrorHandling(app: FastifyInstance) {
           : 'The request is not valid.';
       return reply.status(error.statusCode).send({ code: ResultCode.invalidInput, message });
     }
+    if (unstorableInput(error)) {
+      return reply.status(400).send({
+        code: ResultCode.invalidInput,
+        message: 'The request holds a character or a number that cannot be stored.',
+      });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({
       code: ResultCode.internal,
       message: 'Something went wrong on our side. Please try again.',
     });
   });
+}
+
+const failureBody = (code: number, message: string) => JSON.stringify({ code, message });
+
+/**
+ * Fastify's router refusals (a path with a broken %-escape, a path segment over
+ * maxParamLength) answer `{code, message}` like every other failure instead of Fastify's own
+ * `{error, code: 'FST_…'}` shape.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+  return reply
+    .status(tooLong ? 414 : 400)
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(
+      failureBody(
+        ResultCode.invalidInput,
+        tooLong ? 'The address is too long.' : 'The address is not valid.',
+      ),
+    );
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers over the size limit,
+ * a broken request line or header, a request that took too long to arrive) answers a
+ * `{code, message}` JSON too, then the connection closes: the parser cannot find where the
+ * next request would start.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex) {
+  // A reset or closed connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          ResultCode.payloadTooLarge,
+          'The request headers are too large.',
+        ]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || error.code === 'ERR_HTTP_HEADERS_TIMEOUT'
+        ? [408, 'Request Timeout', ResultCode.invalidInput, 'The request took too long to arrive.']
+        : [400, 'Bad Request', ResultCode.invalidInput, 'The request is not valid HTTP.'];
+  const body = failureBody(code, message);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
 }
