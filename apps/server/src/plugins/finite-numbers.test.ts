@@ -6,7 +6,7 @@ describe('numbers too large to be numbers', () => {
   beforeAll(async () => {
     t = await createTestApp();
   });
-  afterAll(() => t.app.close());
+  afterAll(() => t.close());
 
   it.each([
     '/api/v1/story/1e309/preview/',
