@@ -80,15 +80,61 @@ const BACKFILL_BATCH = 100;
 /** How much a Singlish match counts beside a match in the script typed, for a Latin query. */
 const SINGLISH_WEIGHT_LATIN = 0.8;
 
-/** Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left. */
-export const toPrefixQuery = (key: string): string | null => {
-  const words = key
+/** The words of a search key as the full-text query takes them: syntax stripped, at most 8. */
+export const queryWords = (key: string): string[] =>
+  key
     .split(/\s+/)
     .map((w) => w.replace(/[&|!():*<>'\\]/g, ''))
     .filter(Boolean)
     .slice(0, 8);
-  return words.length ? words.map((w) => `'${w}':*`).join(' & ') : null;
+
+/**
+ * Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left.
+ * A word with corrections (vocabulary words within its typos) matches any of them too.
+ */
+export const toPrefixQuery = (
+  key: string,
+  corrections: ReadonlyMap<string, string[]> = new Map(),
+): string | null => {
+  const words = queryWords(key);
+  return words.length
+    ? words
+        .map((w) => {
+          const fixes = corrections.get(w) ?? [];
+          return fixes.length
+            ? `('${w}':* | ${fixes.map((c) => `'${c}'`).join(' | ')})`
+            : `'${w}':*`;
+        })
+        .join(' & ')
+    : null;
 };
+
+/**
+ * A story's full-text document (`s` the story, `a` its author): title and author A, description
+ * B, the words of its published episodes D, all folded.
+ */
+export const searchDocSql = sql`
+  setweight(to_tsvector('simple', fold_key(s.title)), 'A') ||
+  setweight(to_tsvector('simple', fold_key(a.name)), 'A') ||
+  setweight(to_tsvector('simple', fold_key(s.description)), 'B') ||
+  setweight(to_tsvector('simple', fold_key(coalesce(
+    (select string_agg(e.title || ' ' || ${episodeWords}, ' ') from episodes e
+      where e.story_id = s.id and e.status = 'published'), ''))), 'D')`;
+
+/** Recounts the whole vocabulary from the stories' search documents (after a full re-index). */
+export const rebuildVocabulary = async (db: Db) => {
+  await db.execute(sql`delete from search_words`);
+  await db.execute(sql`
+    insert into search_words (word, stories)
+    select w, count(*)::int from stories, unnest(tsvector_to_array(search_doc)) as w
+    where search_doc is not null and char_length(w) >= 4 group by w`);
+};
+
+/** One lock for every change to the vocabulary, so two publishes never interleave its counts. */
+const VOCABULARY_LOCK = 727012;
+
+/** Candidates fetched by trigram for the exact typo check (typos.ts), best first. */
+const TYPO_CANDIDATES = 50;
 
 /** Queries behind story lists, search and details. */
 export const storiesRepo = (db: Db) => {
@@ -213,10 +259,18 @@ export const storiesRepo = (db: Db) => {
      * 'gedhara' and 'ගෙදර' find ගෙදර. An exact-script match outweighs a Singlish one for a Latin
      * query, so an English query that matches English text ranks English stories first.
      */
-    search: (key: string, limit: number, offset: number) => {
-      const tsquery = toPrefixQuery(key);
+    search: (
+      key: string,
+      limit: number,
+      offset: number,
+      corrections: ReadonlyMap<string, string[]> = new Map(),
+    ) => {
+      const exact = toPrefixQuery(key);
+      const tsquery = toPrefixQuery(key, corrections);
       const match = tsquery ? sql`s.search_doc @@ to_tsquery('simple', ${tsquery})` : sql`false`;
       const rank = tsquery ? sql`ts_rank(s.search_doc, to_tsquery('simple', ${tsquery}))` : sql`0`;
+      // Every word as typed (or its prefix), in the script typed or as Singlish: above corrections.
+      const exactMatch = exact ? sql`s.search_doc @@ to_tsquery('simple', ${exact})` : sql`false`;
       const skey = queryKey(key);
       const squery = skey ? toPrefixQuery(skey) : null;
       const smatch = squery
@@ -234,7 +288,8 @@ export const storiesRepo = (db: Db) => {
       return page(
         sql`(${match} or word_similarity(${key}, fold_key(s.title)) >= ${TYPO_SIMILARITY}
           or word_similarity(${key}, fold_key(a.name)) >= ${TYPO_SIMILARITY} or ${smatch})`,
-        sql`${rank} + greatest(word_similarity(${key}, fold_key(s.title)), word_similarity(${key}, fold_key(a.name)))
+        sql`(${exactMatch} or ${squery ? sql`s.singlish_doc @@ to_tsquery('simple', ${squery})` : sql`false`}) desc,
+          ${rank} + greatest(word_similarity(${key}, fold_key(s.title)), word_similarity(${key}, fold_key(a.name)))
           + ${singlishWeight}::real * (${srank}) desc, s.reads desc, s.id desc`,
         limit,
         offset,
@@ -327,17 +382,64 @@ export const storiesRepo = (db: Db) => {
 
     /** Rebuilds the full-text document and Singlish keys of one story, or of all when no id is given. */
     refreshSearchDoc: async (storyId?: number) => {
+      const doc = searchDocSql;
+      // Vocabulary counts are read, changed and written back: one writer at a time (the caller's
+      // transaction holds the lock to its end; publishing is rare beside reading).
+      await db.execute(sql`select pg_advisory_xact_lock(${VOCABULARY_LOCK})`);
+      if (!storyId) {
+        await db.execute(
+          sql`update stories s set search_doc = ${doc} from authors a where a.id = s.author_id`,
+        );
+        await rebuildVocabulary(db);
+        await backfill(sql`true`);
+        return;
+      }
+      // One statement: every part sees the document as it was before, so only the words that
+      // came or went change their counts (an episode adds a few words to a story, not all).
       await db.execute(sql`
-        update stories s set search_doc =
-          setweight(to_tsvector('simple', fold_key(s.title)), 'A') ||
-          setweight(to_tsvector('simple', fold_key(a.name)), 'A') ||
-          setweight(to_tsvector('simple', fold_key(s.description)), 'B') ||
-          setweight(to_tsvector('simple', fold_key(coalesce(
-            (select string_agg(e.title || ' ' || ${episodeWords}, ' ') from episodes e
-              where e.story_id = s.id and e.status = 'published'), ''))), 'D')
-        from authors a where a.id = s.author_id ${storyId ? sql`and s.id = ${storyId}` : sql``}`);
-      if (storyId) await refreshSinglish([storyId]);
-      else await backfill(sql`true`);
+        with old as (
+          select unnest(tsvector_to_array(search_doc)) as w from stories where id = ${storyId}),
+        upd as (
+          update stories s set search_doc = ${doc}
+          from authors a where a.id = s.author_id and s.id = ${storyId} returning s.search_doc),
+        new as (select unnest(tsvector_to_array(search_doc)) as w from upd),
+        gone as (select w from old where char_length(w) >= 4 except select w from new),
+        came as (select w from new where char_length(w) >= 4 except select w from old),
+        fewer as (
+          update search_words v set stories = v.stories - 1 from gone
+          where v.word = gone.w and v.stories > 1),
+        dropped as (
+          delete from search_words v using gone where v.word = gone.w and v.stories <= 1)
+        insert into search_words (word, stories) select w, 1 from came order by w
+        on conflict (word) do update set stories = search_words.stories + 1`);
+      await refreshSinglish([storyId]);
+    },
+
+    /**
+     * Vocabulary words that may be what a mistyped word meant: the word with two neighbours
+     * swapped, exactly, and the nearest by trigram similarity (at least `similarity`, with a
+     * length within `typos` of the word's). The caller checks each exactly (typos.ts).
+     */
+    typoCandidates: async (word: string, swaps: string[], typos: number, similarity: number) => {
+      const letters = [...word].length;
+      return db.transaction(async (tx) => {
+        // The trigram index answers `%` against this threshold; set for this transaction only.
+        await tx.execute(
+          sql`select set_config('pg_trgm.similarity_threshold', ${String(similarity)}, true)`,
+        );
+        const found = (await tx.execute(sql`
+          (select word from search_words where word in (${sql.join(
+            [word, ...swaps].map((w) => sql`${w}`),
+            sql`, `,
+          )}))
+          union
+          (select word from search_words
+            where word % ${word} and char_length(word) between ${letters - typos} and ${letters + typos}
+            order by similarity(word, ${word}) desc, word limit ${TYPO_CANDIDATES})`)) as unknown as {
+          rows: { word: string }[];
+        };
+        return found.rows.map((r) => r.word);
+      });
     },
 
     /** Computes the Singlish keys of stories and authors that have none yet (made before them). */

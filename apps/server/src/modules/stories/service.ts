@@ -11,9 +11,18 @@ import {
 import { AppError, notFound } from '../../errors.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { mayReadEpisode } from './policy.ts';
-import type { StoriesRepo } from './repo.ts';
+import { queryWords, type StoriesRepo } from './repo.ts';
+import { allowedTypos, correctableWords, corrections, swapVariants } from './typos.ts';
 
 const SHORT_LIST = 12;
+
+/**
+ * Trigram similarity a vocabulary word needs to be checked as a correction. One typo in a word
+ * of 5-8 letters leaves about a third of its trigrams (a swap, the variants find); two typos in a
+ * longer word leave fewer, so the bar is lower there.
+ */
+const SIMILARITY = 0.3;
+const LONG_WORD_SIMILARITY = 0.2;
 
 /** Reading: lists, search and the story details a viewer may see. */
 export function storiesService(repo: StoriesRepo) {
@@ -102,10 +111,26 @@ export function storiesService(repo: StoriesRepo) {
     list: async (q: ListQuery) =>
       pageOf(q.page, await repo.list({ ...q, limit: PAGE_SIZE, offset: (q.page - 1) * PAGE_SIZE })),
 
+    /**
+     * Stories matching the query. Each word of 5 letters or more may carry a typo (9 or more,
+     * two): vocabulary words that close also match, ranked below stories matching as typed.
+     */
     search: async (query: string, page: number) => {
       const key = toSearchKey(query);
       if (!key) return pageOf(page, { items: [], total: 0 });
-      return pageOf(page, await repo.search(key, PAGE_SIZE, (page - 1) * PAGE_SIZE));
+      const fixes = new Map<string, string[]>();
+      for (const word of correctableWords(queryWords(key))) {
+        const typos = allowedTypos([...word].length);
+        const candidates = await repo.typoCandidates(
+          word,
+          swapVariants(word),
+          typos,
+          typos > 1 ? LONG_WORD_SIMILARITY : SIMILARITY,
+        );
+        const found = corrections(word, candidates);
+        if (found.length) fixes.set(word, found);
+      }
+      return pageOf(page, await repo.search(key, PAGE_SIZE, (page - 1) * PAGE_SIZE, fixes));
     },
 
     trending: async (): Promise<TrendingItem[]> =>

@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { apiPaths, type StoryListItem } from '@kathamala/domain';
+import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { allowedTypos, corrections, swapVariants, typoDistance } from './typos.ts';
+
+describe('typo rules', () => {
+  it('counts a swap of neighbours as one typo, as Meilisearch and Typesense do', () => {
+    expect(typoDistance('latnern', 'lantern', 2)).toBe(1);
+    expect(typoDistance('lantren', 'lantern', 2)).toBe(1);
+    expect(typoDistance('lantrn', 'lantern', 2)).toBe(1);
+    expect(typoDistance('lanterns', 'lantern', 2)).toBe(1);
+    expect(typoDistance('lamtern', 'lantern', 2)).toBe(1);
+    expect(typoDistance('latnren', 'lantern', 2)).toBe(2);
+    expect(typoDistance('abc', 'xyz', 1)).toBe(2);
+    // Code points: a Sinhala vowel sign is one letter.
+    expect(typoDistance('රාසජිංහ', 'රාජසිංහ', 2)).toBe(1);
+  });
+
+  it('allows none for 1-4 letters, one for 5-8, two for 9 or more', () => {
+    expect([1, 4, 5, 8, 9, 20].map(allowedTypos)).toEqual([0, 0, 1, 1, 2, 2]);
+    expect(corrections('latnern', ['lantern', 'lanterns', 'pattern', 'latnern'])).toEqual([
+      'lantern',
+    ]);
+    expect(corrections('lighthouse', ['ligthohuse', 'lighthouses', 'light'])).toEqual([
+      'lighthouses',
+      'ligthohuse',
+    ]);
+  });
+
+  it('makes each neighbour swap once', () => {
+    expect(swapVariants('abca')).toEqual(['baca', 'acba', 'abac']);
+    expect(swapVariants('aab')).toEqual(['aba']);
+  });
+});
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+}, 300_000);
+afterAll(() => t.close());
+
+const search = async (q: string) => {
+  const res = await t.app.inject({ url: apiPaths.search(q) });
+  expect(res.statusCode).toBe(200);
+  return res.json().object.stories as StoryListItem[];
+};
+const titles = async (q: string) => (await search(q)).map((s) => s.title);
+
+const LANTERN = 'The Lantern Keeper of Galle Fort';
+
+/** Saves an episode through the publishing API and answers its id. */
+const saveEpisode = async (
+  token: string,
+  episode: { storyId: number; episodeId?: number; title: string; content: string; status: string },
+) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: apiPaths.publishEpisode(),
+    headers: bearer(token),
+    payload: { episode },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().object.episodeId as number;
+};
+
+const inVocabulary = async (word: string) =>
+  (await t.rows<{ stories: number }>(sql`select stories from search_words where word = ${word}`))[0]
+    ?.stories ?? 0;
+
+describe('search with typos', () => {
+  it('Latnern finds the Lantern story (a swap is one typo)', async () => {
+    expect(await titles('Latnern')).toContain(LANTERN);
+    expect((await titles('latnern keeper'))[0]).toBe(LANTERN);
+    expect(await titles('keeper of gllae fort')).toContain(LANTERN);
+  });
+
+  describe('on words of a story of our own', () => {
+    let token: string;
+    let storyId: number;
+    let title: string;
+    beforeAll(async () => {
+      ({ token } = await t.newAuthor('Typo'));
+      title = 'Marvolo and the Xylandrius';
+      storyId = await t.createStory(token, { title, description: 'Of the vrok birds.' });
+      await saveEpisode(token, {
+        storyId,
+        title: 'One',
+        content: '<p>The quindle sang under the ගම්මානය lamps.</p>',
+        status: 'published',
+      });
+    }, 120_000);
+
+    it('allows one typo in a word of 5-8 letters, not two', async () => {
+      expect(await titles('mravolo')).toContain(title); // swap
+      expect(await titles('marvola')).toContain(title); // change
+      expect(await titles('marvlo')).toContain(title); // letter missing
+      expect(await titles('quindel')).toContain(title); // episode text, swap
+      expect(await titles('mravoll')).not.toContain(title);
+    });
+
+    it('allows two typos in a word of 9 letters or more, not three', async () => {
+      expect(await titles('xlyandrisu')).toContain(title);
+      expect(await titles('xylandrus')).toContain(title);
+      expect(await titles('xlyandrsiu')).not.toContain(title);
+    });
+
+    it('allows none in a word of 1-4 letters', async () => {
+      expect(await titles('vrok')).toContain(title);
+      expect(await titles('vrko')).not.toContain(title);
+      expect(await titles('vork')).not.toContain(title);
+    });
+
+    it('finds a Sinhala word typed with two letters swapped', async () => {
+      // ගම්මානය: ග ම ් ම ා න ය, seven code points; ම and ා swapped is one typo.
+      expect(await titles('ගම්මානය')).toContain(title);
+      expect(await titles('ගම්ාමනය')).toContain(title);
+    });
+
+    it('ranks stories that match as typed above corrected ones', async () => {
+      // 'marvola' is a word of its own in a second story: typed exactly, that story comes first;
+      // the first story follows through the correction marvola -> marvolo.
+      const other = await t.createStory(token, {
+        title: 'The Marvola Letters',
+        description: 'Letters.',
+      });
+      await saveEpisode(token, {
+        storyId: other,
+        title: 'One',
+        content: '<p>Paper.</p>',
+        status: 'published',
+      });
+      const found = await titles('marvola');
+      expect(found[0]).toBe('The Marvola Letters');
+      expect(found).toContain(title);
+      const again = await titles('marvolo');
+      expect(again[0]).toBe(title);
+      expect(again).toContain('The Marvola Letters');
+    });
+  });
+
+  it('keeps the vocabulary to published words: drafts never, withdrawn episodes leave', async () => {
+    const { token } = await t.newAuthor('Vocab');
+    const storyId = await t.createStory(token, { title: 'Plain title', description: 'Plain.' });
+    const published = await saveEpisode(token, {
+      storyId,
+      title: 'One',
+      content: '<p>The frobnicator hummed.</p>',
+      status: 'published',
+    });
+    const draft = await saveEpisode(token, {
+      storyId,
+      title: 'Two',
+      content: '<p>The wuzzlecrank waited.</p>',
+      status: 'draft',
+    });
+    expect(await inVocabulary('frobnicator')).toBe(1);
+    expect(await inVocabulary('wuzzlecrank')).toBe(0);
+    expect(await titles('wuzzlecrank')).toEqual([]);
+    expect(await titles('wuzzelcrank')).toEqual([]);
+    expect(await titles('frobincator')).toContain('Plain title');
+
+    // Publishing the draft brings its words; withdrawing the first takes its words away.
+    await saveEpisode(token, {
+      storyId,
+      episodeId: draft,
+      title: 'Two',
+      content: '<p>The wuzzlecrank waited.</p>',
+      status: 'published',
+    });
+    expect(await inVocabulary('wuzzlecrank')).toBe(1);
+    expect(await titles('wuzzelcrank')).toContain('Plain title');
+    await saveEpisode(token, {
+      storyId,
+      episodeId: published,
+      title: 'One',
+      content: '<p>The frobnicator hummed.</p>',
+      status: 'draft',
+    });
+    expect(await inVocabulary('frobnicator')).toBe(0);
+    expect(await titles('frobincator')).not.toContain('Plain title');
+    // A word two stories share is counted twice and stays while one still has it.
+    expect(await inVocabulary('plain')).toBeGreaterThanOrEqual(1);
+    const [counted] = await t.rows<{ n: number }>(
+      sql`select count(*)::int as n from search_words where stories < 1`,
+    );
+    expect(Number(counted!.n)).toBe(0);
+  });
+
+  it('counts every word the same as a rebuild from the search documents would', async () => {
+    const [diff] = await t.rows<{ wrong: number }>(sql`
+      with truth as (
+        select w, count(*)::int as n from stories, unnest(tsvector_to_array(search_doc)) as w
+        where search_doc is not null and char_length(w) >= 4 group by w)
+      select count(*)::int as wrong from truth full join search_words v on v.word = truth.w
+      where v.word is null or truth.w is null or v.stories <> truth.n`);
+    expect(Number(diff!.wrong)).toBe(0);
+  });
+});
