@@ -197,3 +197,35 @@ describe('search with typos', () => {
     expect(Number(diff!.wrong)).toBe(0);
   });
 });
+
+describe('the search answer when cached', () => {
+  it('answers a repeated query from the response cache, and a publish is seen at once', async () => {
+    const { token } = await t.newAuthor('Cache');
+    const storyId = await t.createStory(token, { title: 'Cached words', description: 'Plain.' });
+    await saveEpisode(token, {
+      storyId,
+      title: 'One',
+      content: '<p>Sky.</p>',
+      status: 'published',
+    });
+    const url = apiPaths.search('zorblaxian');
+    const first = await t.app.inject({ url });
+    expect(first.json().object.stories).toEqual([]);
+    // A public story changed behind the service's back (no invalidation) is not seen: cached.
+    await t.rows(sql`update stories set search_doc = to_tsvector('simple', 'zorblaxian')
+      where id = ${storyId}`);
+    const cached = await t.app.inject({ url });
+    expect(cached.body).toBe(first.body);
+    // Publishing clears the cache: the next request sees the story (published text, not a typo).
+    await saveEpisode(token, {
+      storyId,
+      title: 'Two',
+      content: '<p>The zorblaxian sky.</p>',
+      status: 'published',
+    });
+    const after = await t.app.inject({ url });
+    expect((after.json().object.stories as StoryListItem[]).map((s) => s.title)).toEqual([
+      'Cached words',
+    ]);
+  });
+});
