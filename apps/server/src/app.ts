@@ -19,8 +19,9 @@ import { installNulText } from './plugins/nul-text.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
 import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
-import { openTokenKeys } from './auth/keys.ts';
+import { openTokenKeys, type TokenKeys } from './auth/keys.ts';
 import { sharedSecrets } from './auth/deployment-secrets.ts';
+import { startupLock } from './db/startup-lock.ts';
 import { sharedRateLimits } from './plugins/rate-limit-store.ts';
 import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
@@ -89,6 +90,8 @@ export interface BuiltApp {
   dispatch: CarrierDispatch;
   /** Where e-mail goes; in memory (tests) it keeps the messages in `sent`. */
   mail: MailTransport;
+  /** The token keys (tests reload them after a rotation). */
+  keys: TokenKeys;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
@@ -102,7 +105,8 @@ export async function buildApp(
     databaseUrl: config.databaseUrl,
     pgliteDir: memory || !config.dataDir ? null : path.join(config.dataDir, 'pglite'),
   });
-  const storage =
+  // Instances starting together take turns until the seed is done (queue schema, keys, seed).
+  const releaseStartup = await startupLock(config.databaseUrl);
   // Uploads on S3 when S3_BUCKET is set (every instance serves every file), else local disk.
   const s3 = config.s3 ? s3Storage(config.s3) : null;
     s3 ??
@@ -286,6 +290,7 @@ export async function buildApp(
   // The simulator learns our apps' keywords and the members it has not met (the seed's).
   await carrier.provision(database.db);
 
+  await releaseStartup();
   const web = await loadWebBuild(config.webDist);
   if (web) {
     await app.register(fastifyStatic, {
@@ -329,8 +334,5 @@ export async function buildApp(
     await queue.stop();
     await database.close();
   });
-    keys.close();
-    rateLimits.close();
-    s3?.close();
-  return { app, database, storage, queue, carrier, dispatch, mail: mailOut };
+  return { app, database, storage, queue, carrier, dispatch, mail: mailOut, keys };
 }

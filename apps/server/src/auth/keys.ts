@@ -30,6 +30,8 @@ const REFRESH_MS = 60_000;
 const UNKNOWN_KID_RELOAD_MS = 1_000;
 /** How long a key id that was not in the database is answered "unknown" without looking again. */
 const NEGATIVE_CACHE_MS = 30_000;
+/** The JWKS answer re-reads keys older than this (one small query at most this often). */
+const JWKS_FRESH_MS = 2_000;
 
 /** The deployment's token keys: Ed25519, one signing, every live one verifying (by `kid`). */
 export interface TokenKeys {
@@ -37,8 +39,11 @@ export interface TokenKeys {
   readonly kid: string;
   /** The signing key's public JWK. */
   readonly publicJwk: JWK;
-  /** Every public key that verifies now (the JWKS), the signing one first. */
-  jwks(): JWK[];
+  /**
+   * Every public key that verifies now (the JWKS), the signing one first; re-read when the keys
+   * were read more than JWKS_FRESH_MS ago, so every instance lists a key another one just added.
+   */
+  jwks(): Promise<JWK[]>;
   sign(claims: Omit<TokenClaims, 'exp'>, ttlSeconds: number): Promise<string>;
   verify(token: string): Promise<TokenClaims>;
   /**
@@ -104,6 +109,7 @@ async function keyRing(
   const unknown = new Map<string, number>();
   let lastUnknownReload = 0;
   let reloading: Promise<void> | null = null;
+  let loadedAt = 0;
 
   const apply = async (set: KeySet) => {
     const nextVerifying = new Map<string, LoadedKey>();
@@ -131,6 +137,7 @@ async function keyRing(
     signing = nextSigning;
     verifying = nextVerifying;
     for (const kid of verifying.keys()) unknown.delete(kid);
+    loadedAt = Date.now();
   };
   const reload = () =>
     (reloading ??= load()
@@ -190,7 +197,8 @@ async function keyRing(
     get publicJwk() {
       return current().jwk;
     },
-    jwks: () => {
+    jwks: async () => {
+      if (opts.refreshMs !== null && Date.now() - loadedAt > JWKS_FRESH_MS) await reload();
       const first = current().kid;
       const all = [...verifying.values()].map((k) => k.jwk);
       return [...all.filter((k) => k.kid === first), ...all.filter((k) => k.kid !== first)];

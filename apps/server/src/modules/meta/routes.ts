@@ -33,7 +33,7 @@ export function metaRoutes(
     // Five minutes: a rotated key is published an hour before it signs (keys:rotate), so every
     // cached key set knows it in time.
     reply.header('cache-control', 'public, max-age=300');
-    return { keys: deps.keys.jwks() };
+    return { keys: await deps.keys.jwks() };
   });
 
   const covers = coversService(deps.storage);
