@@ -329,6 +329,9 @@ export async function buildApp(
   });
 
   app.addHook('onClose', async () => {
+    keys.close();
+    rateLimits.close();
+    s3?.close();
     await carrier.close();
     // Jobs in flight finish before the database they write to closes.
     await queue.stop();
