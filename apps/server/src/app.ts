@@ -109,6 +109,7 @@ export async function buildApp(
   const releaseStartup = await startupLock(config.databaseUrl);
   // Uploads on S3 when S3_BUCKET is set (every instance serves every file), else local disk.
   const s3 = config.s3 ? s3Storage(config.s3) : null;
+  const storage =
     s3 ??
     (memory || !config.dataDir
       ? memoryStorage()
@@ -168,11 +169,11 @@ export async function buildApp(
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', transformStaticCSP: swaggerUiCsp });
   await app.register(rateLimit, {
+    ...rateLimits.options,
     max: config.rateLimit.max,
     timeWindow: '1 minute',
     // Phones behind one carrier address share a budget: files a page needs never count.
     allowList: (request) => STATIC_PATHS.test(request.url),
-    ...rateLimits.options,
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       code: ResultCode.tooManyRequests,
@@ -289,8 +290,8 @@ export async function buildApp(
 
   // The simulator learns our apps' keywords and the members it has not met (the seed's).
   await carrier.provision(database.db);
-
   await releaseStartup();
+
   const web = await loadWebBuild(config.webDist);
   if (web) {
     await app.register(fastifyStatic, {
