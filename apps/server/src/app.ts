@@ -15,6 +15,7 @@ import { seedDemo } from './db/seed/index.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
 import { installFiniteNumbers } from './plugins/finite-numbers.ts';
+import { startCacheBus } from './plugins/cache-bus.ts';
 import { installNulText } from './plugins/nul-text.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
@@ -192,9 +193,15 @@ export async function buildApp(
   const responseCache = installResponseCache(app);
   // Set once pages exist: a change readers can see drops cached answers and rendered pages.
   let clearPages = () => {};
-  const invalidate = () => {
+  const dropLocal = () => {
     responseCache.clear();
     clearPages();
+  };
+  // Other instances on the same PostgreSQL drop theirs too (LISTEN/NOTIFY; nothing on PGlite).
+  const cacheBus = await startCacheBus(config.databaseUrl, dropLocal);
+  const invalidate = () => {
+    dropLocal();
+    cacheBus.publish();
   };
 
   // Modules.
@@ -330,6 +337,7 @@ export async function buildApp(
   });
 
   app.addHook('onClose', async () => {
+    await cacheBus.close();
     keys.close();
     rateLimits.close();
     s3?.close();

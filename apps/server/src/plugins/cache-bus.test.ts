@@ -1,0 +1,101 @@
+// What one instance changes, the others' cached answers show at once (issue 11: in-memory
+// caches invalidated across instances). Needs PostgreSQL; skipped without DATABASE_URL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@kathamala/domain';
+import { buildApp, type BuiltApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { bearer, freshPostgres } from '../test/helpers.ts';
+
+const PG = process.env.DATABASE_URL;
+
+describe.skipIf(!PG)('the cache bus between two instances', () => {
+  let db: Awaited<ReturnType<typeof freshPostgres>>;
+  let a: BuiltApp;
+  let b: BuiltApp;
+
+  beforeAll(async () => {
+    db = await freshPostgres(PG!);
+    const config = () =>
+      loadConfig({
+        DATABASE_URL: db.url,
+        DEMO_SEED: '0',
+        PUBLIC_URL: 'http://kathamala.test',
+        RATE_LIMIT_MAX: '100000',
+        PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+        PRESSURE_MAX_IN_FLIGHT: '0',
+      });
+    a = await buildApp(config(), { inMemory: true });
+    b = await buildApp(config(), { inMemory: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await a?.app.close();
+    await b?.app.close();
+    await db?.drop();
+  });
+
+  const post = async (app: BuiltApp, url: string, payload: object, token?: string) => {
+    const res = await app.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      ...(token ? { headers: bearer(token) } : {}),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().object;
+  };
+  const listed = async (app: BuiltApp) =>
+    (
+      (await app.app.inject(apiPaths.listV2({ sortBy: 'new' }))).json().object.stories as {
+        storyId: number;
+      }[]
+    ).map((s) => s.storyId);
+
+  it('a story published through one instance is listed by the other on its next request', async () => {
+    const reader = await post(a, apiPaths.signup(), {
+      email: 'bus@example.com',
+      password: 'correct horse battery',
+      username: 'Bus Writer',
+    });
+    const { accesstoken } = await post(
+      a,
+      apiPaths.registerAuthor(),
+      { name: 'Bus Writer' },
+      reader.accesstoken,
+    );
+    const { storyId } = await post(
+      a,
+      apiPaths.publishStory(),
+      {
+        story: {
+          title: 'Across the wire',
+          description: 'Told on one server, read on another.',
+          language: 'english',
+          kind: 0,
+          category: 'mystery',
+          membersOnly: false,
+          ongoing: true,
+        },
+      },
+      accesstoken,
+    );
+    // B answers (and keeps) the list before the story is out.
+    expect(await listed(b)).not.toContain(storyId);
+
+    await post(
+      a,
+      apiPaths.publishEpisode(),
+      { episode: { storyId, title: 'One', content: '<p>Words.</p>', status: 'published' } },
+      accesstoken,
+    );
+    // The notice crosses PostgreSQL in milliseconds; B's cached list would otherwise stay
+    // as it was for its five seconds.
+    const deadline = Date.now() + 1_000;
+    let seen = await listed(b);
+    while (!seen.includes(storyId) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await listed(b);
+    }
+    expect(seen).toContain(storyId);
+  });
+});
