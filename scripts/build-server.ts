@@ -23,7 +23,12 @@ import { build, type Plugin } from 'esbuild';
 const root = path.resolve(import.meta.dirname, '..');
 const serverDir = path.join(root, 'apps/server');
 const srcDir = path.join(serverDir, 'src');
-const outDir = path.join(serverDir, 'dist');
+// `--out DIR` builds into another copy of the repository's apps/server/dist (the production
+// test builds straight into its temporary copy); main.js must sit three levels below the root.
+const outArg = process.argv.indexOf('--out');
+const outDir = path.resolve(
+  outArg > 0 && process.argv[outArg + 1] ? process.argv[outArg + 1]! : path.join(serverDir, 'dist'),
+);
 
 const readJson = (file: string) =>
   JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as {
@@ -137,7 +142,7 @@ const result = await build({
 const assets = copyAssets(srcDir, outDir);
 const size = result.metafile.outputs[path.relative(root, path.join(outDir, 'main.js'))]?.bytes;
 console.log(
-  `build:server: apps/server/dist/main.js (${Math.round((size ?? 0) / 1024)} KiB, ` +
+  `build:server: ${path.relative(root, path.join(outDir, 'main.js'))} (${Math.round((size ?? 0) / 1024)} KiB, ` +
     `${Object.keys(result.metafile.inputs).length} modules) and ${assets} files beside it ` +
     `in ${Date.now() - started} ms`,
 );
