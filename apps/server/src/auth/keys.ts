@@ -67,7 +67,8 @@ interface KeyPair {
 
 /** What a key source answers: the keys that sign (newest first, each from `signsFrom`) and verify. */
 interface KeySet {
-  signing: { kid: string; privateJwk: JWK; signsFrom: number }[];
+  /** `retiring`: a newer key replaces it (it signs only until that key's time has come). */
+  signing: { kid: string; privateJwk: JWK; signsFrom: number; retiring: boolean }[];
   verifying: JWK[];
 }
 
@@ -104,7 +105,7 @@ async function keyRing(
   load: () => Promise<KeySet>,
   opts: { refreshMs: number | null },
 ): Promise<TokenKeys> {
-  let signing: (LoadedKey & { signsFrom: number })[] = [];
+  let signing: (LoadedKey & { signsFrom: number; retiring: boolean })[] = [];
   let verifying = new Map<string, LoadedKey>();
   const unknown = new Map<string, number>();
   let lastUnknownReload = 0;
@@ -123,13 +124,15 @@ async function keyRing(
     }
     const nextSigning = [];
     for (const s of set.signing) {
-      const had = signing.find((k) => k.kid === s.kid);
+      const known = signing.find((k) => k.kid === s.kid);
+      const had = known && { ...known, signsFrom: s.signsFrom, retiring: s.retiring };
       nextSigning.push(
         had ?? {
           kid: s.kid,
           jwk: publicOf(s.privateJwk, s.kid),
           key: (await importJWK(s.privateJwk, ALG)) as CryptoKey,
           signsFrom: s.signsFrom,
+          retiring: s.retiring,
         },
       );
     }
@@ -147,10 +150,19 @@ async function keyRing(
       }));
   await reload();
 
-  /** The newest key whose time to sign has come (a rotated key is published ahead of signing). */
+  /**
+   * The key that signs: the one key not being retired once its time has come (a rotated key is
+   * published ahead of signing), until then the newest started one of those it replaces.
+   */
   const current = () => {
     const now = Date.now();
-    return signing.find((k) => k.signsFrom <= now) ?? signing[signing.length - 1]!;
+    const started = signing.filter((k) => k.signsFrom <= now);
+    return (
+      started.find((k) => !k.retiring) ??
+      started[0] ??
+      signing.find((k) => !k.retiring) ??
+      signing[0]!
+    );
   };
 
   /** The verifying key for a token's kid, reloading once when the kid is new to us. */
@@ -261,7 +273,7 @@ export async function loadTokenKeys(dataDir: string | null): Promise<TokenKeys> 
   const fixed = pair;
   return keyRing(
     async () => ({
-      signing: [{ kid, privateJwk: fixed.privateJwk, signsFrom: 0 }],
+      signing: [{ kid, privateJwk: fixed.privateJwk, signsFrom: 0, retiring: false }],
       verifying: [{ ...fixed.publicJwk, kid }],
     }),
     { refreshMs: null },
@@ -286,7 +298,10 @@ async function configuredKeys(signingKey: JWK, verifyKeys: JWK[]): Promise<Token
     verifying.push({ ...pub, kid: k.kid ?? (await kidOf(pub)) });
   }
   return keyRing(
-    async () => ({ signing: [{ kid, privateJwk: signingKey, signsFrom: 0 }], verifying }),
+    async () => ({
+      signing: [{ kid, privateJwk: signingKey, signsFrom: 0, retiring: false }],
+      verifying,
+    }),
     { refreshMs: null },
   );
 }
@@ -313,6 +328,7 @@ function keySetOf(stored: StoredKey[], secret: string | null): KeySet {
     kid: k.kid,
     privateJwk: JSON.parse(unseal(k.privateJwk, secret, `Signing key ${k.kid}`)) as JWK,
     signsFrom: k.createdAt.getTime(),
+    retiring: k.retireAfter !== null,
   }));
   return { signing, verifying: stored.map((k) => ({ ...(k.publicJwk as JWK), kid: k.kid })) };
 }
