@@ -47,12 +47,15 @@ export const coverUrl = (imagesHost: string, storyId: number): string =>
   `${imagesHost.replace(/\/$/, '')}/story_cover_${storyId}.png`;
 
 /** The WebP sizes every cover also has, for lists and pages (the .png is for share cards). */
-export const coverSizeUrl = (imagesHost: string, storyId: number, width: 160 | 320): string =>
+export const coverSizeUrl = (imagesHost: string, storyId: number, width: 160 | 320 | 480): string =>
   `${imagesHost.replace(/\/$/, '')}/story_cover_${storyId}_w${width}.webp`;
 
-/** A srcset over the WebP sizes and the full PNG, so a phone fetches the smallest that is sharp. */
+/**
+ * A srcset over the WebP sizes and the full PNG, so a phone fetches the smallest that is sharp;
+ * the PNG (600 px) is there for a cover shown larger than 160 CSS px on a 3x screen.
+ */
 export const coverSrcSet = (imagesHost: string, storyId: number): string =>
-  `${coverSizeUrl(imagesHost, storyId, 160)} 160w, ${coverSizeUrl(imagesHost, storyId, 320)} 320w, ${coverUrl(imagesHost, storyId)} 600w`;
+  `${coverSizeUrl(imagesHost, storyId, 160)} 160w, ${coverSizeUrl(imagesHost, storyId, 320)} 320w, ${coverSizeUrl(imagesHost, storyId, 480)} 480w, ${coverUrl(imagesHost, storyId)} 600w`;
 
 /** The canonical details path of a story, with its trailing slash. */
 export const detailsPath = (storyId: number, partNumber?: number): string =>

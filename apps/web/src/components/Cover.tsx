@@ -9,6 +9,8 @@ export function Cover(props: {
   width: number;
   eager?: boolean;
   className?: string;
+  /** The `sizes` attribute when the styles show the cover at other widths than `width`. */
+  sizes?: string;
 }) {
   const { imagesHost } = useConfig();
   const height = Math.round((props.width * 3) / 2);
@@ -17,7 +19,7 @@ export function Cover(props: {
       className={`${styles.cover} ${props.className ?? ''}`}
       src={coverSizeUrl(imagesHost, props.storyId, 320)}
       srcSet={coverSrcSet(imagesHost, props.storyId)}
-      sizes={`${props.width}px`}
+      sizes={props.sizes ?? `${props.width}px`}
       alt={props.alt}
       width={props.width}
       height={height}

@@ -185,6 +185,8 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
             storyId={storyId}
             alt={t('story.cover', { title: story.title })}
             width={144}
+            // As reader.module.css shows it: 6.5rem on a phone, 8rem from 576 px, 10rem from 768.
+            sizes="(min-width: 768px) 160px, (min-width: 576px) 128px, 104px"
             eager
             className={styles.storyCover}
           />

@@ -17,6 +17,8 @@ export function StoryCard(props: { story: StoryListItem; eager?: boolean }) {
         storyId={story.storyId}
         alt=""
         width={88}
+        // 5.5rem, 6.5rem from 768 px (stories.module.css).
+        sizes="(min-width: 768px) 104px, 88px"
         eager={props.eager}
         className={styles.cardCover}
       />
