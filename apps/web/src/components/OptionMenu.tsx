@@ -16,15 +16,17 @@ export function OptionMenu() {
   useEffect(() => setCanGoBack(window.history.length > MIN_HISTORY_FOR_BACK), []);
 
   return (
+    // Back comes after Home: it appears only after hydration, and placed first it would push
+    // Home aside (a layout shift on every story page).
     <nav className={styles.options} aria-label={t('nav.options')}>
+      <Link to="/" className={ui.buttonQuiet}>
+        {t('nav.home')}
+      </Link>
       {canGoBack && (
         <button type="button" className={ui.buttonQuiet} onClick={() => navigate(-1)}>
           <span aria-hidden="true">‹</span> {t('nav.back')}
         </button>
       )}
-      <Link to="/" className={ui.buttonQuiet}>
-        {t('nav.home')}
-      </Link>
     </nav>
   );
 }

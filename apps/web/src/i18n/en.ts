@@ -2,7 +2,7 @@ import { MEMBERSHIP_MESSAGES } from '@kathamala/domain';
 
 /** English UI strings. The keys of this object are the message keys of the app. */
 export const en = {
-  'brand.home': 'Kathamala home',
+  'brand.home': 'home',
   'nav.main': 'Main menu',
   'nav.menu': 'Menu',
   'nav.home': 'Home',

@@ -2,7 +2,7 @@ import type { MessageKey } from './en.ts';
 
 /** Sinhala UI strings: every English key has a Sinhala text (the type enforces it). */
 export const si: Record<MessageKey, string> = {
-  'brand.home': 'කතාමාලා මුල් පිටුව',
+  'brand.home': 'මුල් පිටුව',
   'nav.main': 'ප්‍රධාන මෙනුව',
   'nav.menu': 'මෙනුව',
   'nav.home': 'මුල් පිටුව',
