@@ -104,6 +104,16 @@ describe('token keys in the database', () => {
     expect((await k.verify(after)).sub).toBe('1');
   });
 
+  it('picks up a rotation by itself on its next periodic read', async () => {
+    const k = await keysOf({ refreshMs: 100 });
+    const { kid } = await rotateTokenKeys(database.db, {
+      encryptionSecret: SECRET,
+      signsFrom: new Date(),
+    });
+    for (let i = 0; i < 50 && k.kid !== kid; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(k.kid).toBe(kid);
+  });
+
   it('takes configured keys and ignores the database', async () => {
     const { privateKey, publicKey } = await generateKeyPair('EdDSA', {
       crv: 'Ed25519',
