@@ -137,7 +137,9 @@ export async function buildApp(
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    trustProxy: false,
+    // Behind a proxy (TRUST_PROXY) the client's address comes from X-Forwarded-For, so rate
+    // limits count readers rather than the proxy; with none set, the header is ignored.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     // Router and HTTP-parser refusals answer {code, message} like every other failure.
     frameworkErrors,
     clientErrorHandler,

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isIP } from 'node:net';
 import type { JWK } from 'jose';
 import v8 from 'node:v8';
 import type { PressureConfig } from './plugins/pressure.ts';
@@ -56,6 +57,12 @@ export interface Config {
   pressure: PressureConfig;
   /** SIGTERM waits this long for in-flight requests and jobs before exiting anyway. */
   shutdownTimeoutSeconds: number;
+  /**
+   * Addresses (or CIDRs, or `loopback`, `linklocal`, `uniquelocal`) of the proxies whose
+   * X-Forwarded-For is believed (TRUST_PROXY); empty takes the client's address from the
+   * connection. Behind a proxy, set it, or every reader shares the proxy's rate-limit budget.
+   */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {}
@@ -257,6 +264,26 @@ const readProviders = (env: NodeJS.ProcessEnv) => {
   };
 };
 
+/** TRUST_PROXY: comma-separated proxy addresses, CIDRs or proxy-addr's range names. */
+const readTrustProxy = (env: NodeJS.ProcessEnv): string[] => {
+  const list = (env.TRUST_PROXY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const entry of list) {
+    const [address = '', bits, extra] = entry.split('/');
+    const named = ['loopback', 'linklocal', 'uniquelocal'].includes(entry);
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!named && (!family || !bitsOk || extra !== undefined))
+      throw new ConfigError(
+        `TRUST_PROXY must list proxy addresses or CIDRs (or loopback, linklocal, uniquelocal), separated by commas; '${entry}' is none of these.`,
+      );
+  }
+  return list;
+};
+
 /** Reads and validates the configuration; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = readInt(env, 'PORT', 3000, 0, 65535);
@@ -292,5 +319,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     s3: readS3(env),
     pressure: readPressure(env),
     shutdownTimeoutSeconds: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
+    trustProxy: readTrustProxy(env),
   };
 }
