@@ -37,7 +37,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'web', include: ['apps/web/src/**/*.test.{ts,tsx}'], exclude },
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          exclude,
+          // The UI strings in both languages (the browser loads one on demand).
+          setupFiles: ['apps/web/src/i18n/all.ts'],
+        },
       },
     ],
   },

@@ -2,7 +2,8 @@
 # npm test: everything CI checks, in one command.
 #
 #   1. Debian packages (Chromium, fonts, PostgreSQL 15, wrk)
-#   2. web build (the e2e journeys and the server's SSR tests need it)
+#   2. web build (the e2e journeys and the server's SSR tests need it), then the
+#      reader route's first-load JavaScript budget (scripts/js-budget.ts)
 #   3. vitest, all projects, server tests on PGlite
 #   4. vitest, server project again, on a throwaway PostgreSQL 15
 #   5. Playwright journeys in Debian's Chromium against the built app
@@ -73,6 +74,13 @@ else
   run_pass npm run build
   record "build" step "" "$RC" "npm run build"
   [ "$RC" -eq 0 ] || BUILD_OK=0
+fi
+
+# 2b. first-load script budget of the reader route (reads the build's manifest) -----
+if [ "$BUILD_OK" -eq 1 ]; then
+  step "first-load JavaScript budget (scripts/js-budget.ts)"
+  run_pass npx tsx scripts/js-budget.ts
+  record "js budget" step "" "$RC" "first-load JS of /details/{id}/{n}/ over JS_BUDGET_KB (default 100) KB gzip"
 fi
 
 # 3. vitest on PGlite -----------------------------------------------------------

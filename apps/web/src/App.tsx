@@ -5,7 +5,7 @@ import type { ClientConfig, UiLang } from '@kathamala/domain';
 import { ScrollManager } from './components/ScrollManager.tsx';
 import { ConfigContext, InitialStatusContext } from './config.tsx';
 import { AuthEffects } from './features/auth/AuthEffects.tsx';
-import { I18nProvider } from './i18n/index.tsx';
+import { I18nProvider, loadCatalogue } from './i18n/index.tsx';
 import { rememberedUiLang, saveUiLang } from './i18n/persist.ts';
 import { routes } from './routes.tsx';
 import './styles/global.css';
@@ -22,8 +22,14 @@ export interface AppProps {
 export function App(props: AppProps) {
   const [lang, setLangState] = useState<UiLang>(props.uiLang);
   const setLang = useCallback((next: UiLang) => {
-    setLangState(next);
-    saveUiLang(next);
+    // The other language's strings load on the first switch; the page changes once they are here.
+    void loadCatalogue(next).then(
+      () => {
+        setLangState(next);
+        saveUiLang(next);
+      },
+      (error: unknown) => console.error('[i18n]', error),
+    );
   }, []);
 
   // The cookie may be gone while this browser still remembers a choice: restore it.

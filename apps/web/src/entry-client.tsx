@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { BOOT_DATA_ID, UI_LANG_COOKIE, type BootData } from '@kathamala/domain';
+import { BOOT_DATA_ID, UI_LANG_COOKIE, unpackBootData, type BootData } from '@kathamala/domain';
 import './styles/fonts.css';
 import { App } from './App.tsx';
+import { loadCatalogue } from './i18n/index.tsx';
 import { createQueryClient } from './queryClient.ts';
 
 /** Without a server (vite dev) there is no boot data: fall back to what the page can tell. */
@@ -18,7 +19,7 @@ const readBoot = (): BootData | null => {
   const text = document.getElementById(BOOT_DATA_ID)?.textContent;
   if (!text) return null;
   try {
-    return JSON.parse(text) as BootData;
+    return unpackBootData(JSON.parse(text) as BootData);
   } catch {
     return null;
   }
@@ -41,5 +42,11 @@ const app = (
   </StrictMode>
 );
 
-if (root.firstElementChild) hydrateRoot(root, app);
-else createRoot(root).render(app);
+// The page's language first (preloaded by the server, so usually at hand): hydration must render
+// the same text the server did.
+void loadCatalogue(boot.uiLang)
+  .catch((error: unknown) => console.error('[i18n]', error))
+  .then(() => {
+    if (root.firstElementChild) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  });

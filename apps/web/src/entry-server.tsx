@@ -4,6 +4,7 @@ import { renderToPipeableStream } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import type { BootData } from '@kathamala/domain';
 import { App } from './App.tsx';
+import './i18n/all.ts';
 import { createQueryClient } from './queryClient.ts';
 import { isNotFound } from './routes.tsx';
 import { headHtml, metaForUrl } from './seo.ts';

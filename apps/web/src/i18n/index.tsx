@@ -1,13 +1,39 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { UiLang } from '@kathamala/domain';
-import { en, type MessageKey } from './en.ts';
-import { si } from './si.ts';
+import type { MessageKey } from './en.ts';
 
 export type { MessageKey };
 export type Vars = Record<string, string | number>;
 export type Translate = (key: MessageKey, vars?: Vars) => string;
+export type Catalogue = Record<MessageKey, string>;
 
-const catalogues: Record<UiLang, Record<MessageKey, string>> = { en, si };
+// Each language's strings are a chunk of their own: a page needs one of them, and both together
+// are a fifth of the first load's script. The browser loads the page's language before it
+// hydrates (the server preloads it); the server and tests register both up front.
+const catalogues: Partial<Record<UiLang, Catalogue>> = {};
+const loaders: Record<UiLang, () => Promise<Catalogue>> = {
+  en: () => import('./en.ts').then((m) => m.en),
+  si: () => import('./si.ts').then((m) => m.si),
+};
+
+/** Makes a language's strings available synchronously (the server render and tests). */
+export const registerCatalogue = (lang: UiLang, catalogue: Catalogue): void => {
+  catalogues[lang] = catalogue;
+};
+
+/** Loads a language's strings once; resolves when `translator(lang)` can be used. */
+export const loadCatalogue = async (lang: UiLang): Promise<void> => {
+  catalogues[lang] ??= await loaders[lang]();
+};
+
+/** True when a language's strings are loaded. */
+export const hasCatalogue = (lang: UiLang): boolean => catalogues[lang] !== undefined;
+
+const catalogue = (lang: UiLang): Catalogue => {
+  const found = catalogues[lang];
+  if (!found) throw new Error(`the '${lang}' strings are not loaded (loadCatalogue first)`);
+  return found;
+};
 
 /** Fills `{name}` placeholders; an unknown placeholder stays as written so a gap is visible. */
 export const format = (text: string, vars?: Vars): string =>
@@ -20,7 +46,7 @@ export const format = (text: string, vars?: Vars): string =>
 export const translator =
   (lang: UiLang): Translate =>
   (key, vars) =>
-    format(catalogues[lang][key], vars);
+    format(catalogue(lang)[key], vars);
 
 export const isUiLang = (value: unknown): value is UiLang => value === 'en' || value === 'si';
 

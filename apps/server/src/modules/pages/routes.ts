@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiPaths,
   CATEGORIES,
+  packBootData,
   ResultCode,
   UI_LANG_COOKIE,
   type BootData,
@@ -51,6 +52,14 @@ export function pageRoutes(
     config: ClientConfig;
   },
 ) {
+  // Covers on this site's own /images/ go by path: the address repeats three times per cover
+  // (src and srcset), and share tags make it absolute again.
+  const sameSiteImages = `${deps.config.publicUrl.replace(/\/$/, '')}/images`;
+  const clientConfig: ClientConfig =
+    deps.config.imagesHost.replace(/\/$/, '') === sameSiteImages
+      ? { ...deps.config, imagesHost: '/images' }
+      : deps.config;
+
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   const cache = new Map<string, { at: number; status: number; html: string }>();
 
@@ -146,9 +155,9 @@ export function pageRoutes(
     const { data, status } = known
       ? await prefetch(url.pathname, url.searchParams)
       : { data: {}, status: 404 };
-    const boot: BootData = { config: deps.config, data, uiLang, status };
+    const boot: BootData = { config: clientConfig, data, uiLang, status };
     const rendered = await deps.web.render(url.pathname + url.search, boot);
-    const html = composePage(deps.web.template, boot, rendered);
+    const html = composePage(deps.web.template, packBootData(boot), rendered, deps.web.catalogues);
     if (cache.size >= RENDER_CACHE_MAX) cache.clear();
     cache.set(key, { at: Date.now(), status: rendered.status, html });
     return sendPage(reply, rendered.status, html);

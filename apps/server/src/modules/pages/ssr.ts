@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BOOT_DATA_ID, type BootData } from '@kathamala/domain';
+import { BOOT_DATA_ID, type BootData, type UiLang } from '@kathamala/domain';
 
 export type RenderFn = (
   url: string,
@@ -11,6 +11,21 @@ export type RenderFn = (
 export interface WebBuild {
   template: string;
   render: RenderFn;
+  /** Each UI language's strings chunk (`/assets/si-….js`), preloaded by the pages in that language. */
+  catalogues?: Partial<Record<UiLang, string>>;
+}
+
+/** The UI strings chunks named in the build's manifest (Vite's `.vite/manifest.json`). */
+function readCatalogues(clientDir: string): Partial<Record<UiLang, string>> {
+  const file = path.join(clientDir, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return {};
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { file: string }>;
+  const found: Partial<Record<UiLang, string>> = {};
+  for (const lang of ['en', 'si'] as const) {
+    const chunk = manifest[`src/i18n/${lang}.ts`];
+    if (chunk) found[lang] = `/${chunk.file}`;
+  }
+  return found;
 }
 
 /** Loads the built web app (client template + SSR bundle), or null when it was not built. */
@@ -19,7 +34,11 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
   const entry = path.join(webDist, 'server', 'entry-server.js');
   if (!fs.existsSync(templateFile) || !fs.existsSync(entry)) return null;
   const mod = (await import(pathToFileURL(entry).href)) as { render: RenderFn };
-  return { template: fs.readFileSync(templateFile, 'utf8'), render: mod.render };
+  return {
+    template: fs.readFileSync(templateFile, 'utf8'),
+    render: mod.render,
+    catalogues: readCatalogues(path.join(webDist, 'client')),
+  };
 }
 
 /**
@@ -43,13 +62,18 @@ export const composePage = (
   template: string,
   boot: BootData,
   rendered: { head: string; html: string },
-) =>
+  catalogues: Partial<Record<UiLang, string>> = {},
+) => {
+  // The page's strings chunk, fetched beside the entry script rather than after it.
+  const strings = catalogues[boot.uiLang];
+  const preload = strings ? `<link rel="modulepreload" crossorigin href="${strings}">` : '';
   // Replacer functions: a replacement string would expand `$'` or `$&` typed in a title.
-  template
+  return template
     .replace(/<html lang="[^"]*"/, () => `<html lang="${boot.uiLang}"`)
     .replace(
       '<!--app-head-->',
       () =>
-        `${rendered.head}<script type="application/json" id="${BOOT_DATA_ID}">${scriptJson(boot)}</script>`,
+        `${rendered.head}${preload}<script type="application/json" id="${BOOT_DATA_ID}">${scriptJson(boot)}</script>`,
     )
     .replace('<!--app-html-->', () => rendered.html);
+};
