@@ -9,13 +9,16 @@ export type Verdict =
 
 let jwksPromise: Promise<unknown> | null = null;
 
-const loadJwks = (): Promise<unknown> => {
-  jwksPromise ??= fetch(apiPaths.jwks(), { headers: { accept: 'application/json' } }).then(
-    (res) => {
-      if (!res.ok) throw new Error(`jwks ${res.status}`);
-      return res.json();
-    },
-  );
+/** The server's key set, fetched once per tab; `fresh` asks past the browser's cache. */
+const loadJwks = (fresh = false): Promise<unknown> => {
+  if (fresh) jwksPromise = null;
+  jwksPromise ??= fetch(apiPaths.jwks(), {
+    headers: { accept: 'application/json' },
+    ...(fresh ? { cache: 'no-cache' as const } : {}),
+  }).then((res) => {
+    if (!res.ok) throw new Error(`jwks ${res.status}`);
+    return res.json();
+  });
   jwksPromise.catch(() => {
     jwksPromise = null;
   });
@@ -26,10 +29,10 @@ const loadJwks = (): Promise<unknown> => {
  * Checks a token against the server's public keys (EdDSA, JWKS). jose is loaded on demand so it
  * never weighs on the first paint of a story.
  */
-export async function verifyToken(token: string): Promise<Verdict> {
+export async function verifyToken(token: string, fresh = false): Promise<Verdict> {
   let jwks: unknown;
   try {
-    jwks = await loadJwks();
+    jwks = await loadJwks(fresh);
   } catch {
     return { kind: 'unchecked' };
   }
@@ -44,6 +47,8 @@ export async function verifyToken(token: string): Promise<Verdict> {
     const { payload } = await jose.jwtVerify(token, keySet, { algorithms: ['EdDSA'] });
     return { kind: 'valid', claims: payload as Partial<TokenClaims> & { iat?: number } };
   } catch (e) {
+    // A key the tab has not seen: the server rotated its keys since the set was fetched.
+    if (e instanceof jose.errors.JWKSNoMatchingKey && !fresh) return verifyToken(token, true);
     if (e instanceof jose.errors.JOSENotSupported) return { kind: 'unchecked' };
     if (e instanceof TypeError) return { kind: 'unchecked' };
     return { kind: 'invalid' };
