@@ -21,9 +21,10 @@ RUN npm run build
 
 # 2. Run: production dependencies and the build output, as an unprivileged user ---------------
 FROM ${NODE_IMAGE} AS runtime
-# fonts-noto-core: covers drawn by sharp (librsvg, fontconfig) need Sinhala and Latin fonts.
+# fonts-noto-core: covers drawn by sharp (librsvg) need Sinhala and Latin fonts; fontconfig
+# brings /etc/fonts, without which sharp's bundled fontconfig finds no font at all.
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends fonts-noto-core \
+  && apt-get install -y --no-install-recommends fontconfig fonts-noto-core \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
