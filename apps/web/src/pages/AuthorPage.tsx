@@ -86,6 +86,7 @@ function AuthorView({ authorId }: { authorId: number }) {
           onRetry={() => void query.refetch()}
           empty={t('author.empty', { name })}
           eagerCovers
+          headingLevel={3}
         />
       </section>
     </div>

@@ -8,8 +8,14 @@ import styles from './stories.module.css';
 const DESCRIPTION_GRAPHEMES = 140;
 
 /** A story in a list: cover, title, author, a line of description and its numbers. */
-export function StoryCard(props: { story: StoryListItem; eager?: boolean }) {
+export function StoryCard(props: {
+  story: StoryListItem;
+  eager?: boolean;
+  /** The title's heading level: one below the heading the list stands under (2 under a page's h1). */
+  headingLevel?: 2 | 3;
+}) {
   const { story } = props;
+  const Heading = props.headingLevel === 3 ? 'h3' : 'h2';
   const lang = storyLang(story.language);
   return (
     <article className={styles.card}>
@@ -23,11 +29,11 @@ export function StoryCard(props: { story: StoryListItem; eager?: boolean }) {
         className={styles.cardCover}
       />
       <div className={styles.cardBody}>
-        <h3 className={styles.cardTitle} lang={lang}>
+        <Heading className={styles.cardTitle} lang={lang}>
           <Link to={detailsPath(story.storyId)} className={styles.stretched}>
             {story.title}
           </Link>
-        </h3>
+        </Heading>
         <p className={styles.author} lang={textLang(story.author.name)}>
           {story.author.name}
         </p>

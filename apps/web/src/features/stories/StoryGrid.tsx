@@ -16,6 +16,8 @@ export function StoryGrid(props: {
   empty?: string;
   eagerCovers?: boolean;
   stale?: boolean;
+  /** The cards' heading level (2, under a page's h1, unless the list is under an h2). */
+  headingLevel?: 2 | 3;
 }) {
   const { t } = useI18n();
   if (props.stories === undefined) {
@@ -37,7 +39,11 @@ export function StoryGrid(props: {
     >
       {props.stories.map((story, i) => (
         <li key={story.storyId}>
-          <StoryCard story={story} eager={props.eagerCovers && i < EAGER_COVERS} />
+          <StoryCard
+            story={story}
+            eager={props.eagerCovers && i < EAGER_COVERS}
+            headingLevel={props.headingLevel}
+          />
         </li>
       ))}
     </ul>
