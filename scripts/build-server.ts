@@ -139,6 +139,21 @@ const result = await build({
   metafile: true,
   plugins: [externals, mirroredDirname],
 });
+// Key rotation runs where the server runs, without tsx: `node apps/server/dist/keys-rotate.js`.
+await build({
+  absWorkingDir: root,
+  entryPoints: [path.join(srcDir, 'keys-rotate.ts')],
+  outfile: path.join(outDir, 'keys-rotate.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20.19',
+  sourcemap: true,
+  keepNames: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  plugins: [externals, mirroredDirname],
+});
 const assets = copyAssets(srcDir, outDir);
 const size = result.metafile.outputs[path.relative(root, path.join(outDir, 'main.js'))]?.bytes;
 console.log(
