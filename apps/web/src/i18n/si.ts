@@ -182,7 +182,7 @@ export const si: Record<MessageKey, string> = {
   'membership.ended': 'අවසන්',
   'membership.keyword': '{keyword} මගින් එක්වූයේය',
   'membership.leave': 'සාමාජිකත්වයෙන් ඉවත් වන්න',
-  'membership.leaveLabel': '{name} වෙතින් ඉවත් වන්න',
+  'membership.leaveLabel': '{name} සාමාජිකත්වයෙන් ඉවත් වන්න',
   'membership.leaveConfirm':
     '{name} වෙතින් ඉවත් වෙනවාද? එහි සාමාජික කතා ඔබට වහාම වැසෙන අතර {mobile} අංකයෙන් තවදුරටත් මසකට රු.{fee} අය නොකෙරේ.',
   'membership.leaveYes': 'ඔව්, ඉවත් වන්න',
