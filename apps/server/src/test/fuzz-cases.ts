@@ -401,8 +401,10 @@ export function casesFor(op: FuzzOp, tokens: Tokens): FuzzRequest[] {
         contentType,
       }),
     );
-  for (const key of fieldsOf(op)) {
-    for (const value of HOSTILE_VALUES)
+  for (const [f, key] of fieldsOf(op).entries()) {
+    // Each field meets half the values, alternating, so neighbouring fields share the rest
+    // (the random run meets them all); keeps the test in npm test bounded.
+    for (const value of HOSTILE_VALUES.filter((_, i) => i % 2 === f % 2))
       out.push(
         request(op, caller(), tokens, `field ${key}=${rawOf(value).slice(0, 40)}`, {
           payload: withField(op, key, rawOf(value)),
