@@ -47,6 +47,10 @@ function pgliteClient(db: Db): PgliteLike | null {
     : null;
 }
 
+/** PostgreSQL's deadlock_detected, and how often a statement that lost one is tried. */
+const DEADLOCK = '40P01';
+const DEADLOCK_RETRIES = 4;
+
 /**
  * An executor for pg-boss on a Drizzle database or transaction. It counts the statements in
  * flight so the queue can wait for them before the app closes the database.
@@ -77,11 +81,27 @@ export function drizzleExecutor(
     return rowsOf(await pglite.exec(text));
   };
 
+  // Creating a queue (a partition of pgboss.job) while another queue's fetch or completion
+  // runs can deadlock on PostgreSQL; the loser's statement was rolled back whole, so outside a
+  // caller's transaction it is safe to run it again.
+  const runRetrying = async (text: string, values?: unknown[]) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(text, values);
+      } catch (err) {
+        const cause = err instanceof DrizzleQueryError ? err.cause : err;
+        const code = (cause as { code?: unknown } | undefined)?.code;
+        if (opts.transaction || code !== DEADLOCK || attempt >= DEADLOCK_RETRIES) throw err;
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 80 * attempt));
+      }
+    }
+  };
+
   return {
     executeSql(text, values) {
       // pg-boss tells a lost start-up race from a real failure by the database's message
       // ('already exists', 'division by zero'); Drizzle's wrapper would hide it.
-      const p = run(text, values).catch((err: unknown) => {
+      const p = runRetrying(text, values).catch((err: unknown) => {
         throw err instanceof DrizzleQueryError && err.cause instanceof Error ? err.cause : err;
       });
       inFlight.add(p);
