@@ -55,6 +55,10 @@ export default defineConfig({
       DATA_DIR,
       NODE_ENV: 'production',
       DEMO_SEED: '1',
+      // Every journey signs up or logs in from 127.0.0.1: more than a phone's budget a minute.
+      RATE_LIMIT_AUTH_MAX: '1000',
+      // A busy CI machine's event loop is not overload; shedding has its own server tests.
+      PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
       ...(process.env.WEB_DIST ? { WEB_DIST: process.env.WEB_DIST } : {}),
     },
     url: `${BASE_URL}/api/health`,

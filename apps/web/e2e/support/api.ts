@@ -43,6 +43,7 @@ export const newReader = () => {
 
 export async function signupByApi(request: APIRequestContext): Promise<string> {
   const res = await request.post(apiPaths.signup(), { data: newReader() });
+  if (!res.ok()) throw new Error(`signup answered ${res.status()}: ${await res.text()}`);
   const body = (await res.json()) as { object: { accesstoken: string } };
   return body.object.accesstoken;
 }
