@@ -1,6 +1,7 @@
 import type { UiLang } from '@kathamala/domain';
 
-const MONTHS: Record<UiLang, readonly string[]> = {
+/** Month names by interface language, January first. */
+export const MONTHS: Record<UiLang, readonly string[]> = {
   en: [
     'January',
     'February',

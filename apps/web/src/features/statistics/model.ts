@@ -1,3 +1,4 @@
+import { MONTHS } from '../../i18n/dates.ts';
 import {
   DEFAULT_STATS_PERIOD,
   type DayReads,
@@ -83,20 +84,6 @@ const SHORT_MONTHS_EN = [
   'Nov',
   'Dec',
 ];
-const MONTHS_SI = [
-  'ජනවාරි',
-  'පෙබරවාරි',
-  'මාර්තු',
-  'අප්‍රේල්',
-  'මැයි',
-  'ජූනි',
-  'ජූලි',
-  'අගෝස්තු',
-  'සැප්තැම්බර්',
-  'ඔක්තෝබර්',
-  'නොවැම්බර්',
-  'දෙසැම්බර්',
-];
 
 /**
  * A calendar day as a chart label: '12 Nov' / 'නොවැම්බර් 12', with the year when asked.
@@ -105,7 +92,7 @@ const MONTHS_SI = [
 export function formatDay(day: string, lang: UiLang, withYear = false): string {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   if (!y || !m || !d) return day;
-  const text = lang === 'si' ? `${MONTHS_SI[m - 1]} ${d}` : `${d} ${SHORT_MONTHS_EN[m - 1]}`;
+  const text = lang === 'si' ? `${MONTHS.si[m - 1]} ${d}` : `${d} ${SHORT_MONTHS_EN[m - 1]}`;
   return withYear ? (lang === 'si' ? `${y} ${text}` : `${text} ${y}`) : text;
 }
 
