@@ -63,6 +63,11 @@ export interface Config {
    * connection. Behind a proxy, set it, or every reader shares the proxy's rate-limit budget.
    */
   trustProxy: string[];
+  /**
+   * Server processes (WORKERS): above 1, main.ts is a node:cluster primary forking this many
+   * workers on one port. Needs PostgreSQL: PGlite is a database inside one process.
+   */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -296,6 +301,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`);
+  const workers = readInt(env, 'WORKERS', 1, 1, 256);
+  if (workers > 1 && !databaseUrl)
+    throw new ConfigError(
+      `WORKERS=${workers} needs PostgreSQL (DATABASE_URL): without it the database is PGlite, which lives inside one process and cannot be shared by several. Set DATABASE_URL or WORKERS=1.`,
+    );
   return {
     port,
     host,
@@ -320,5 +330,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pressure: readPressure(env),
     shutdownTimeoutSeconds: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     trustProxy: readTrustProxy(env),
+    workers,
   };
 }

@@ -1,7 +1,13 @@
+import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
+import { runPrimary } from './cluster.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
-/** Reads the environment, starts the server and drains it on SIGINT/SIGTERM before exiting 0. */
+/**
+ * Reads the environment, starts the server and drains it on SIGINT/SIGTERM before exiting 0.
+ * With WORKERS above 1 this process is the cluster primary instead (cluster.ts) and each worker
+ * it forks runs the rest of this function.
+ */
 async function main() {
   let config;
   try {
@@ -12,6 +18,10 @@ async function main() {
       process.exit(2);
     }
     throw e;
+  }
+  if (config.workers > 1 && cluster.isPrimary) {
+    runPrimary(config);
+    return;
   }
   const { app, carrier } = await buildApp(config, { logger: true });
   let draining = false;
@@ -44,9 +54,13 @@ async function main() {
       },
     );
   };
-  process.on('SIGINT', () => drain('SIGINT'));
+  // A worker drains on the primary's SIGTERM only: Ctrl-C in a terminal sends SIGINT to every
+  // process of the group, and that plus the primary's SIGTERM would count as a second signal.
+  if (cluster.isWorker) process.on('SIGINT', () => {});
+  else process.on('SIGINT', () => drain('SIGINT'));
   process.on('SIGTERM', () => drain('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  if (cluster.isWorker) return; // the primary says where the site is, once
   console.log(
     `Kathamala is running at ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
   );

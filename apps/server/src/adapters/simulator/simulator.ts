@@ -453,7 +453,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<CarrierSim
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    // exclusive: in a node:cluster worker, port 0 would otherwise be one port shared by every
+    // worker's simulator, mixing their state; each simulator needs its own.
+    server.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => resolve());
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
