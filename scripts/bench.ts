@@ -1,20 +1,44 @@
 // npm run bench: the hot routes as a ratio to a bare node:http server that
 // sends the same bytes, measured in the same run on the same machine.
 //
-// 1. starts the real server (NODE_ENV=production, PGlite in a temporary
-//    DATA_DIR, DEMO_SEED=1) on a free loopback port and waits for /api/health;
-// 2. for each hot route fetches the body and content-type once (no
+// 1. builds the production server when apps/server/dist/main.js (or the web
+//    build) is missing or older than the sources (`npm run build`, as
+//    `npm start` does), then runs it: node apps/server/dist/main.js with
+//    NODE_ENV=production and DEMO_SEED=1, on a free loopback port;
+// 2. once per database: PGlite in a temporary DATA_DIR, and PostgreSQL 15
+//    started by scripts/with-postgres.sh (this script runs itself again inside
+//    it); on PostgreSQL once per server process count (BENCH_WORKERS, cluster
+//    mode: WORKERS=N), each on a database of its own;
+// 3. for each hot route fetches the body and content-type once (no
 //    Accept-Encoding, as wrk sends none), then starts a bare node:http server in
 //    a child process answering exactly those bytes;
-// 3. runs wrk (-t1 -c32, a 2 s warm-up then 8 s) against both and prints
-//    route, app req/s, bare req/s, ratio (app / bare) and the app's p99 latency.
-// Results also go to .tmp/bench.json. Loopback only; every child is killed at
-// the end, on error, on Ctrl-C and when the overall time limit fires.
+// 4. runs wrk (-t1 -c32, a 1 s warm-up then 5 s) against both and prints one
+//    table per database and process count: route, app req/s, bare req/s, ratio
+//    (app / bare), p99 latencies; on PostgreSQL also 1 vs 2 processes.
 //
-// Environment: BENCH_DURATION (s, default 8), BENCH_WARMUP (s, 2),
-// BENCH_CONNECTIONS (32), BENCH_QUERY (monsoon), BENCH_TIMEOUT (s, 600),
-// BENCH_STORY_ID (default: the first story of listV2), RATE_LIMIT_MAX (passed to
-// the server, default 1000000, the most config.ts accepts).
+// Routes: the member's episode read (bearer token from POST /api/v1/user/login,
+// sent by wrk as a header), listV2, trending, preview, search with the response
+// cache missed (each request's URL spells the same query differently, see
+// CACHE_MISS_SCRIPT, so the search runs every time), the same search cached
+// (one URL over and over), story details and home page SSR.
+//
+// Pinning: with one server process the server and the bare server run on CPU 1
+// (taskset -c 1) and wrk on CPU 0, so neither takes the other's core; with two
+// or more nothing is pinned (the workers need both cores). PostgreSQL itself is
+// never pinned. Without taskset, or on one CPU, nothing is pinned.
+//
+// Results also go to .tmp/bench.json. Loopback only; every child is killed at
+// the end, on error, on Ctrl-C and when the overall time limit fires. Timings
+// are not pass/fail: this is not part of npm test.
+//
+// Environment: BENCH_DB (pglite | postgres | both; default both when
+// PostgreSQL's initdb exists, see scripts/with-postgres.sh, else pglite),
+// BENCH_WORKERS (server processes on PostgreSQL, default 1,2), BENCH_DURATION
+// (s, default 5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_QUERY
+// (monsoon), BENCH_TIMEOUT (s, 900), BENCH_STORY_ID (default: the first story
+// of listV2), BENCH_BUILD (auto; 1 always builds, 0 never), WEB_DIST (passed
+// to the server), RATE_LIMIT_MAX (passed to the server, default 1000000, the
+// most config.ts accepts).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import {
@@ -22,8 +46,11 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  closeSync,
+  readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
@@ -31,6 +58,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -38,11 +66,19 @@ const envInt = (name: string, fallback: number): number => {
   const v = Number.parseInt(process.env[name] ?? '', 10);
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
-const DURATION_S = envInt('BENCH_DURATION', 8);
-const WARMUP_S = envInt('BENCH_WARMUP', 2);
+const DURATION_S = envInt('BENCH_DURATION', 5);
+const WARMUP_S = envInt('BENCH_WARMUP', 1);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
-const TIMEOUT_S = envInt('BENCH_TIMEOUT', 600);
+const TIMEOUT_S = envInt('BENCH_TIMEOUT', 900);
 const QUERY = process.env.BENCH_QUERY ?? 'monsoon';
+const MEMBER = { email: 'member@demo.kathamala.lk', password: 'kathamala-demo' };
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Set when this script runs itself inside scripts/with-postgres.sh: the PostgreSQL pass only. */
+const PG_CHILD_OUT = process.env.BENCH_PG_CHILD_OUT;
+const SERVER_MAIN = path.join(ROOT, 'apps/server/dist/main.js');
+const WEB_DIST = path.resolve(process.env.WEB_DIST || path.join(ROOT, 'apps/web/dist'));
+
+type Db = 'pglite' | 'postgres';
 
 interface WrkResult {
   rps: number;
@@ -63,10 +99,19 @@ interface RouteResult {
   ratio?: number;
   problems: string[];
 }
+interface Table {
+  db: Db;
+  workers: number;
+  pinned: boolean;
+  storyId: number | string | null;
+  episodeStoryId: number | string | null;
+  results: RouteResult[];
+}
 
 // ---------------------------------------------------------------- children --
 const children = new Set<ChildProcess>();
 let tempDir: string | undefined;
+let postgresGroup: ChildProcess | undefined;
 
 function track(child: ChildProcess): ChildProcess {
   children.add(child);
@@ -74,7 +119,7 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
-async function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
+async function stop(child: ChildProcess, graceMs = 10_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGTERM');
@@ -85,7 +130,16 @@ async function stop(child: ChildProcess, graceMs = 5000): Promise<void> {
 
 function killAllNow(): void {
   for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    if (child.pid && child === postgresGroup) {
+      // The PostgreSQL pass is a process group of its own: SIGTERM to all of it, so that the
+      // bench inside stops its servers and with-postgres.sh then stops PostgreSQL.
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    } else child.kill('SIGKILL');
   }
   if (tempDir) {
     rmSync(tempDir, { recursive: true, force: true });
@@ -126,23 +180,51 @@ interface Fetched {
   body: Buffer;
 }
 
-/** A plain GET without Accept-Encoding: the bytes wrk will receive. */
-function get(port: number, urlPath: string, timeoutMs = 15_000): Promise<Fetched> {
+/** A plain request without Accept-Encoding: the bytes wrk will receive. */
+function request(
+  port: number,
+  urlPath: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  timeoutMs = 15_000,
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: HOST, port, path: urlPath, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-      res.on('error', reject);
-    });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`GET ${urlPath} timed out`)));
+    const req = http.request(
+      {
+        host: HOST,
+        port,
+        path: urlPath,
+        method: opts.method ?? 'GET',
+        headers: opts.headers,
+        agent: false,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${urlPath} timed out`)));
     req.on('error', reject);
+    req.end(opts.body);
   });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** taskset works here and there are two CPUs or more: pinning is possible. */
+const CAN_PIN = os.cpus().length >= 2 && spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** `cmd args` on one CPU (taskset -c cpu) when `cpu` is given and pinning is possible. */
+function pinned(cpu: number | null, cmd: string, args: string[]): [string, string[]] {
+  return cpu !== null && CAN_PIN ? ['taskset', ['-c', String(cpu), cmd, ...args]] : [cmd, args];
+}
 
 function toMs(value: string, unit: string): number {
   const v = Number.parseFloat(value);
@@ -172,9 +254,23 @@ function parseWrk(out: string): WrkResult {
   };
 }
 
-async function wrk(url: string, seconds: number): Promise<WrkResult> {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '5s', url];
-  const child = track(spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+interface Load {
+  /** Request headers wrk sends (the member's bearer token). */
+  headers?: Record<string, string>;
+  /** A wrk Lua script (the search that misses the response cache). */
+  script?: string;
+  /** Pin wrk to CPU 0. */
+  pin: boolean;
+}
+
+async function wrk(url: string, seconds: number, load: Load): Promise<WrkResult> {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', '--timeout', '5s'];
+  for (const [name, value] of Object.entries(load.headers ?? {}))
+    args.push('-H', `${name}: ${value}`);
+  if (load.script) args.push('-s', load.script);
+  args.push(url);
+  const [cmd, argv] = pinned(load.pin ? 0 : null, 'wrk', args);
+  const child = track(spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
@@ -183,12 +279,13 @@ async function wrk(url: string, seconds: number): Promise<WrkResult> {
   return parseWrk(out);
 }
 
-async function measure(port: number, urlPath: string): Promise<WrkResult> {
+async function measure(port: number, urlPath: string, load: Load): Promise<WrkResult> {
   const url = `http://${HOST}:${port}${urlPath}`;
-  await wrk(url, WARMUP_S);
-  return wrk(url, DURATION_S);
+  await wrk(url, WARMUP_S, load);
+  return wrk(url, DURATION_S, load);
 }
 
+// Answers every request, whatever its path and headers, with the app's bytes.
 const BARE_SERVER = `
 const http = require('node:http');
 const body = require('node:fs').readFileSync(process.env.BENCH_BODY_FILE);
@@ -200,12 +297,48 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port +
 process.on('SIGTERM', () => process.exit(0));
 `;
 
+// Each request's URL differs while asking the same thing, so the response cache (keyed by URL)
+// misses and the search itself runs: every letter of the query is sent as itself or
+// percent-encoded in upper or lower case hex, and `page=1` is left out, put after or put
+// before. For 'monsoon' that is over 4,000 distinct URLs before one repeats, more than the
+// cache holds and more than the uncached search answers within the cache's time to live.
+// Needs a query of ASCII letters and digits (BENCH_QUERY); any other is sent as it is.
+const CACHE_MISS_SCRIPT = `
+local q = wrk.path:match("%?query=(%w+)$")
+local n = 0
+local function encode(k)
+  local out = {}
+  for i = 1, #q do
+    local c = q:sub(i, i)
+    local d = k % 3
+    k = math.floor(k / 3)
+    if d == 0 then out[i] = c
+    elseif d == 1 then out[i] = string.format("%%%02X", c:byte())
+    else out[i] = string.format("%%%02x", c:byte()) end
+  end
+  return table.concat(out)
+end
+request = function()
+  if not q then return wrk.format(nil, wrk.path) end
+  n = n + 1
+  local form = n % 3
+  local query = "query=" .. encode(math.floor(n / 3))
+  local path
+  if form == 0 then path = "/api/v1/story/search/?" .. query
+  elseif form == 1 then path = "/api/v1/story/search/?" .. query .. "&page=1"
+  else path = "/api/v1/story/search/?page=1&" .. query end
+  return wrk.format(nil, path)
+end
+`;
+
 async function startBare(
   bodyFile: string,
   contentType: string,
+  cpu: number | null,
 ): Promise<{ child: ChildProcess; port: number }> {
+  const [cmd, argv] = pinned(cpu, process.execPath, ['-e', BARE_SERVER]);
   const child = track(
-    spawn(process.execPath, ['-e', BARE_SERVER], {
+    spawn(cmd, argv, {
       env: { ...process.env, BENCH_BODY_FILE: bodyFile, BENCH_CONTENT_TYPE: contentType },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -222,225 +355,457 @@ async function startBare(
   return { child, port };
 }
 
-async function startApp(
-  dataDir: string,
-  logFile: string,
-): Promise<{ child: ChildProcess; port: number }> {
+const tail = (file: string, lines = 40) =>
+  existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n') : '';
+
+/** The production build (dist/main.js) with `workers` processes; PGlite unless `databaseUrl`. */
+async function startApp(opts: {
+  dataDir: string;
+  logFile: string;
+  databaseUrl: string | null;
+  workers: number;
+  cpu: number | null;
+}): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
     HOST,
     PORT: String(port),
-    DATA_DIR: dataDir,
+    PUBLIC_URL: `http://${HOST}:${port}`,
+    DATA_DIR: opts.dataDir,
     DEMO_SEED: '1',
+    WORKERS: String(opts.workers),
+    WEB_DIST,
     // One client hammers the server: lift the per-IP limit to its ceiling
     // (1M/min) so wrk measures the routes, not 429s. Overridable.
     RATE_LIMIT_MAX: process.env.RATE_LIMIT_MAX ?? '1000000',
   };
-  delete env.DATABASE_URL; // PGlite in the temporary DATA_DIR, never the caller's database
-  const log = openSync(logFile, 'a');
-  const child = track(
-    spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', log, log],
-    }),
-  );
+  // PGlite in the temporary DATA_DIR, or the pass's own database: never the caller's.
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  else delete env.DATABASE_URL;
+  const log = openSync(opts.logFile, 'a');
+  const [cmd, argv] = pinned(opts.cpu, process.execPath, ['--enable-source-maps', SERVER_MAIN]);
+  const child = track(spawn(cmd, argv, { cwd: ROOT, env, stdio: ['ignore', log, log] }));
+  closeSync(log);
   const started = Date.now();
-  while (Date.now() - started < 120_000) {
+  while (Date.now() - started < 180_000) {
     if (child.exitCode !== null) break;
-    try {
-      const res = await get(port, '/api/health', 2000);
-      if (res.status === 200) return { child, port };
-    } catch {
-      // not listening yet
+    // With several workers, wait until the primary says every one listens.
+    const ready =
+      opts.workers === 1 ||
+      readFileSync(opts.logFile, 'utf8').includes(`${opts.workers} workers listening`);
+    if (ready) {
+      try {
+        const res = await request(port, '/api/health', {}, 2000);
+        if (res.status === 200) return { child, port };
+      } catch {
+        // not listening yet
+      }
     }
     await sleep(250);
   }
-  const tail = existsSync(logFile)
-    ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n')
-    : '';
   throw new Error(
     `the app server did not answer GET /api/health with 200 ` +
-      `(${child.exitCode !== null ? `exited with ${child.exitCode}` : 'timed out'}); its log:\n${tail}`,
+      `(${child.exitCode !== null ? `exited with ${child.exitCode}` : 'timed out'}); its log:\n${tail(opts.logFile)}`,
   );
 }
 
-/** The first story id in a listV2 answer ({code, object: {stories: [{storyId}]}}). */
-function findStoryId(value: unknown): number | string | undefined {
+/** Every story id in a listV2 answer ({code, object: {stories: [{storyId}]}}), in order. */
+function storyIds(value: unknown, found: (number | string)[] = []): (number | string)[] {
   if (Array.isArray(value)) {
-    for (const v of value) {
-      const id = findStoryId(v);
-      if (id !== undefined) return id;
-    }
+    for (const v of value) storyIds(v, found);
   } else if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
     const id = obj.storyId ?? obj.story_id;
-    if (typeof id === 'number' || typeof id === 'string') return id;
-    for (const v of Object.values(obj)) {
-      const found = findStoryId(v);
-      if (found !== undefined) return found;
-    }
+    if (typeof id === 'number' || typeof id === 'string') found.push(id);
+    else for (const v of Object.values(obj)) storyIds(v, found);
   }
-  return undefined;
+  return found;
 }
 
 const fmt = (n: number | null | undefined, digits = 0): string =>
   n === null || n === undefined ? '-' : n.toFixed(digits);
 
-// -------------------------------------------------------------------- main --
-async function main(): Promise<number> {
-  if (!existsSync(path.join(ROOT, 'apps/server/src/main.ts'))) {
-    console.error('bench: apps/server/src/main.ts does not exist yet');
-    return 1;
-  }
-  const deps = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-system-deps.sh')], {
-    stdio: 'inherit',
-  });
-  if (deps.status !== 0) return 1;
-  if (!existsSync(path.join(ROOT, 'apps/web/dist'))) {
-    console.log('bench: apps/web/dist missing, running npm run build');
-    const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    if (build.status !== 0) return 1;
-  }
-
-  tempDir = mkdtempSync(path.join(os.tmpdir(), 'kathamala-bench-'));
-  const dataDir = path.join(tempDir, 'data');
-  mkdirSync(dataDir);
-  const logFile = path.join(tempDir, 'server.log');
-  console.log(`bench: starting the app server (NODE_ENV=production, PGlite in ${dataDir})`);
-  const app = await startApp(dataDir, logFile);
-  console.log(
-    `bench: app on ${HOST}:${app.port}; wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s after a ${WARMUP_S}s warm-up`,
-  );
-
-  let storyId: number | string | undefined = process.env.BENCH_STORY_ID;
-  if (storyId === undefined) {
-    const list = await get(app.port, '/api/v1/story/listV2/');
-    try {
-      storyId = findStoryId(JSON.parse(list.body.toString('utf8')));
-    } catch {
-      storyId = undefined;
-    }
-  }
-  if (storyId === undefined)
-    console.error('bench: no story id found in listV2; skipping the story routes');
-
-  const routes: { route: string; path: string | undefined }[] = [
-    { route: 'listV2', path: '/api/v1/story/listV2/' },
-    { route: 'trending', path: '/api/v1/story/list/trending/' },
-    {
-      route: 'preview',
-      path: storyId === undefined ? undefined : `/api/v1/story/${storyId}/preview/`,
-    },
-    { route: 'search', path: `/api/v1/story/search/?query=${encodeURIComponent(QUERY)}` },
-    { route: 'details SSR', path: storyId === undefined ? undefined : `/details/${storyId}/` },
-    { route: 'home SSR', path: '/' },
-  ];
-
-  const results: RouteResult[] = [];
-  for (const { route, path: urlPath } of routes) {
-    if (!urlPath) {
-      results.push({
-        route,
-        path: '-',
-        status: 0,
-        contentType: '',
-        bytes: 0,
-        problems: ['no story id'],
-      });
-      continue;
-    }
-    const first = await get(app.port, urlPath);
-    const contentType = String(first.headers['content-type'] ?? '');
-    const r: RouteResult = {
-      route,
-      path: urlPath,
-      status: first.status,
-      contentType,
-      bytes: first.body.length,
-      problems: [],
-    };
-    results.push(r);
-    if (first.status !== 200) {
-      r.problems.push(`status ${first.status}`);
-      console.log(`  ${route.padEnd(12)} ${urlPath}: status ${first.status}, skipped`);
-      continue;
-    }
-    if (first.headers['content-encoding'])
-      r.problems.push(`content-encoding ${first.headers['content-encoding']}`);
-
-    process.stdout.write(`  ${route.padEnd(12)} ${urlPath} (${first.body.length} B) app...`);
-    r.app = await measure(app.port, urlPath);
-    process.stdout.write(` ${fmt(r.app.rps)} req/s, bare...`);
-    const bodyFile = path.join(tempDir, `body-${results.length}`);
-    writeFileSync(bodyFile, first.body);
-    const bare = await startBare(bodyFile, contentType);
-    try {
-      r.bare = await measure(bare.port, urlPath);
-    } finally {
-      await stop(bare.child);
-    }
-    console.log(` ${fmt(r.bare.rps)} req/s`);
-    r.ratio = r.bare.rps > 0 ? Math.round((r.app.rps / r.bare.rps) * 1000) / 1000 : undefined;
-    if (r.app.non2xx) r.problems.push(`${r.app.non2xx} non-2xx answers under load`);
-    if (r.app.socketErrors) r.problems.push(`${r.app.socketErrors} socket errors`);
-  }
-  await stop(app.child);
-
-  const header = [
-    'route',
-    'app req/s',
-    'bare req/s',
-    'ratio',
-    'app p99',
-    'bare p99',
-    'bytes',
-    'notes',
-  ];
-  const rows = results.map((r) => [
-    r.route,
-    fmt(r.app?.rps),
-    fmt(r.bare?.rps),
-    r.ratio === undefined ? '-' : r.ratio.toFixed(2),
-    r.app?.p99ms == null ? '-' : `${fmt(r.app.p99ms, 2)}ms`,
-    r.bare?.p99ms == null ? '-' : `${fmt(r.bare.p99ms, 2)}ms`,
-    String(r.bytes),
-    r.problems.join('; '),
-  ]);
+function printTable(header: string[], rows: string[][]): void {
   const widths = header.map((h, i) =>
     Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)),
   );
   const line = (cells: string[]) =>
     cells
       .map((c, i) =>
-        i === 0 || i === cells.length - 1 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0),
+        i === 0 || header[i] === 'notes' ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0),
       )
       .join('  ');
-  console.log('');
   console.log(line(header).trimEnd());
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row).trimEnd());
+}
+
+const dbName = (db: Db) => (db === 'pglite' ? 'PGlite' : 'PostgreSQL');
+const tableTitle = (t: Pick<Table, 'db' | 'workers' | 'pinned'>) =>
+  `${dbName(t.db)}, ${t.workers} server process${t.workers === 1 ? '' : 'es'}` +
+  (t.pinned
+    ? ' (server and bare server on CPU 1, wrk on CPU 0)'
+    : t.workers > 1
+      ? ' (nothing pinned: the workers share both CPUs with wrk and the bare server)'
+      : ' (nothing pinned: taskset missing or one CPU)');
+
+function printResults(t: Table): void {
+  console.log(`\n${tableTitle(t)}`);
+  printTable(
+    ['route', 'app req/s', 'bare req/s', 'ratio', 'app p99', 'bare p99', 'bytes', 'notes'],
+    t.results.map((r) => [
+      r.route,
+      fmt(r.app?.rps),
+      fmt(r.bare?.rps),
+      r.ratio === undefined ? '-' : r.ratio.toFixed(3),
+      r.app?.p99ms == null ? '-' : `${fmt(r.app.p99ms, 2)}ms`,
+      r.bare?.p99ms == null ? '-' : `${fmt(r.bare.p99ms, 2)}ms`,
+      String(r.bytes),
+      r.problems.join('; '),
+    ]),
+  );
+}
+
+// ------------------------------------------------------------------- build --
+/** The newest modification time of the files under `dir` (skipping node_modules and dist). */
+function newest(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let max = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const full = path.join(dir, entry.name);
+    max = Math.max(max, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return max;
+}
+
+/** Builds what is missing or older than its sources; BENCH_BUILD=1 always, 0 never. */
+function ensureBuild(): boolean {
+  const mode = process.env.BENCH_BUILD ?? 'auto';
+  const mtime = (f: string) => (existsSync(f) ? statSync(f).mtimeMs : 0);
+  const domain = newest(path.join(ROOT, 'packages/domain/src'));
+  const serverStale =
+    mtime(SERVER_MAIN) < Math.max(domain, newest(path.join(ROOT, 'apps/server/src')));
+  // A WEB_DIST of the caller's is theirs to keep fresh; the repository's own is checked.
+  const ownWeb = !process.env.WEB_DIST;
+  const webIndex = path.join(WEB_DIST, 'client/index.html');
+  const webStale =
+    !existsSync(webIndex) ||
+    (ownWeb && mtime(webIndex) < Math.max(domain, newest(path.join(ROOT, 'apps/web/src'))));
+  if (mode === '0') {
+    if (!existsSync(SERVER_MAIN) || !existsSync(webIndex)) {
+      console.error(`bench: BENCH_BUILD=0 but ${SERVER_MAIN} or ${webIndex} is missing`);
+      return false;
+    }
+    return true;
+  }
+  const script =
+    mode === '1' || (webStale && ownWeb) ? 'build' : serverStale ? 'build:server' : null;
+  if (!script) return true;
+  if (webStale && !ownWeb) {
+    console.error(`bench: WEB_DIST=${WEB_DIST} has no client/index.html`);
+    return false;
+  }
+  console.log(
+    `bench: the production build is missing or older than the sources: npm run ${script}`,
+  );
+  return spawnSync('npm', ['run', script], { cwd: ROOT, stdio: 'inherit' }).status === 0;
+}
+
+// ------------------------------------------------------------- one server --
+/** Starts the app on one database with `workers` processes and measures every hot route. */
+async function runTable(db: Db, workers: number, databaseUrl: string | null): Promise<Table> {
+  const pin = workers === 1 && CAN_PIN;
+  const serverCpu = pin ? 1 : null;
+  const dir = mkdtempSync(path.join(tempDir!, `${db}-${workers}-`));
+  const dataDir = path.join(dir, 'data');
+  mkdirSync(dataDir);
+  const logFile = path.join(dir, 'server.log');
+  const table: Table = {
+    db,
+    workers,
+    pinned: pin,
+    storyId: null,
+    episodeStoryId: null,
+    results: [],
+  };
+  console.log(`\nbench: ${tableTitle(table)}: starting node apps/server/dist/main.js`);
+  const app = await startApp({ dataDir, logFile, databaseUrl, workers, cpu: serverCpu });
+  try {
+    const list = await request(app.port, '/api/v1/story/listV2/');
+    let ids: (number | string)[] = [];
+    try {
+      ids = storyIds(JSON.parse(list.body.toString('utf8')));
+    } catch {
+      // no stories: the story routes are skipped below
+    }
+    const storyId = process.env.BENCH_STORY_ID ?? ids[0];
+    table.storyId = storyId ?? null;
+
+    // The member's token, and the first story whose first part the member may read.
+    const login = await request(app.port, '/api/v1/user/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(MEMBER),
+    });
+    const token = (() => {
+      try {
+        const t = (JSON.parse(login.body.toString('utf8')) as { object?: { accesstoken?: string } })
+          .object?.accesstoken;
+        return typeof t === 'string' ? t : undefined;
+      } catch {
+        return undefined;
+      }
+    })();
+    const auth = token ? { authorization: `Bearer ${token}` } : undefined;
+    let episodePath: string | undefined;
+    if (auth) {
+      const candidates = process.env.BENCH_STORY_ID ? [process.env.BENCH_STORY_ID] : ids;
+      for (const id of candidates) {
+        const p = `/api/v1/story/${id}/part/number/1`;
+        if ((await request(app.port, p, { headers: auth })).status === 200) {
+          episodePath = p;
+          table.episodeStoryId = id;
+          break;
+        }
+      }
+    }
+
+    const scriptFile = path.join(dir, 'cache-miss.lua');
+    writeFileSync(scriptFile, CACHE_MISS_SCRIPT);
+    const search = `/api/v1/story/search/?query=${encodeURIComponent(QUERY)}`;
+    const routes: {
+      route: string;
+      path: string | undefined;
+      missing?: string;
+      headers?: Record<string, string>;
+      script?: string;
+    }[] = [
+      {
+        route: 'episode (member)',
+        path: episodePath,
+        missing: token ? 'no story whose part 1 the member may read' : `login ${login.status}`,
+        headers: auth,
+      },
+      { route: 'listV2', path: '/api/v1/story/listV2/' },
+      { route: 'trending', path: '/api/v1/story/list/trending/' },
+      {
+        route: 'preview',
+        path: storyId === undefined ? undefined : `/api/v1/story/${storyId}/preview/`,
+      },
+      { route: 'search', path: search, script: scriptFile },
+      { route: 'search cached', path: search },
+      { route: 'details SSR', path: storyId === undefined ? undefined : `/details/${storyId}/` },
+      { route: 'home SSR', path: '/' },
+    ];
+
+    for (const { route, path: urlPath, missing, headers, script } of routes) {
+      if (!urlPath) {
+        table.results.push({
+          route,
+          path: '-',
+          status: 0,
+          contentType: '',
+          bytes: 0,
+          problems: [missing ?? 'no story id'],
+        });
+        continue;
+      }
+      const first = await request(app.port, urlPath, { headers });
+      const contentType = String(first.headers['content-type'] ?? '');
+      const r: RouteResult = {
+        route,
+        path: urlPath,
+        status: first.status,
+        contentType,
+        bytes: first.body.length,
+        problems: [],
+      };
+      table.results.push(r);
+      if (first.status !== 200) {
+        r.problems.push(`status ${first.status}`);
+        console.log(`  ${route.padEnd(16)} ${urlPath}: status ${first.status}, skipped`);
+        continue;
+      }
+      if (first.headers['content-encoding'])
+        r.problems.push(`content-encoding ${first.headers['content-encoding']}`);
+      const load: Load = { headers, script, pin };
+      process.stdout.write(`  ${route.padEnd(16)} ${urlPath} (${first.body.length} B) app...`);
+      r.app = await measure(app.port, urlPath, load);
+      process.stdout.write(` ${fmt(r.app.rps)} req/s, bare...`);
+      const bodyFile = path.join(dir, `body-${table.results.length}`);
+      writeFileSync(bodyFile, first.body);
+      const bare = await startBare(bodyFile, contentType, serverCpu);
+      try {
+        r.bare = await measure(bare.port, urlPath, load);
+      } finally {
+        await stop(bare.child);
+      }
+      console.log(` ${fmt(r.bare.rps)} req/s`);
+      r.ratio = r.bare.rps > 0 ? Math.round((r.app.rps / r.bare.rps) * 1000) / 1000 : undefined;
+      if (r.app.non2xx) r.problems.push(`${r.app.non2xx} non-2xx answers under load`);
+      if (r.app.socketErrors) r.problems.push(`${r.app.socketErrors} socket errors`);
+    }
+  } finally {
+    await stop(app.child, 30_000);
+  }
+  printResults(table);
+  return table;
+}
+
+/** A database of its own on the PostgreSQL server DATABASE_URL names. */
+async function createDatabase(baseUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Inside with-postgres.sh: one table per process count, each on a fresh database. */
+async function postgresPass(workerCounts: number[]): Promise<Table[]> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error('the PostgreSQL pass needs DATABASE_URL (scripts/with-postgres.sh)');
+  const tables: Table[] = [];
+  for (const workers of workerCounts) {
+    const url = await createDatabase(base, `kathamala_bench_w${workers}`);
+    tables.push(await runTable('postgres', workers, url));
+  }
+  return tables;
+}
+
+/** Runs this script again inside scripts/with-postgres.sh and reads its tables back. */
+async function postgresViaScript(): Promise<Table[]> {
+  const out = path.join(tempDir!, 'postgres.json');
+  const child = track(
+    spawn(
+      'bash',
+      [
+        'scripts/with-postgres.sh',
+        process.execPath,
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, BENCH_PG_CHILD_OUT: out, BENCH_BUILD: '0' },
+        stdio: 'inherit',
+        detached: true,
+      },
+    ),
+  );
+  postgresGroup = child;
+  const [code] = (await once(child, 'exit')) as [number | null];
+  if (!existsSync(out)) throw new Error(`the PostgreSQL pass failed (exit ${code})`);
+  return JSON.parse(readFileSync(out, 'utf8')) as Table[];
+}
+
+function parseWorkers(): number[] {
+  const list = (process.env.BENCH_WORKERS ?? '1,2')
+    .split(',')
+    .map((s) => Number.parseInt(s.trim(), 10))
+    .filter((n) => Number.isInteger(n) && n >= 1);
+  return list.length > 0 ? [...new Set(list)] : [1];
+}
+
+// -------------------------------------------------------------------- main --
+async function main(): Promise<number> {
+  const workerCounts = parseWorkers();
+  tempDir = mkdtempSync(path.join(os.tmpdir(), 'kathamala-bench-'));
+  if (PG_CHILD_OUT) {
+    const tables = await postgresPass(workerCounts);
+    writeFileSync(PG_CHILD_OUT, JSON.stringify(tables));
+    return 0;
+  }
+
+  const hasPostgres = existsSync(path.join(PG_BIN, 'initdb'));
+  const which = process.env.BENCH_DB ?? (hasPostgres ? 'both' : 'pglite');
+  if (!['pglite', 'postgres', 'both'].includes(which)) {
+    console.error(`bench: BENCH_DB must be pglite, postgres or both, got '${which}'`);
+    return 1;
+  }
+  if (which !== 'pglite' && !hasPostgres) {
+    console.error(`bench: BENCH_DB=${which} needs PostgreSQL 15 (${PG_BIN}/initdb not found)`);
+    return 1;
+  }
+  const deps = spawnSync('bash', [path.join(ROOT, 'scripts/ensure-system-deps.sh')], {
+    stdio: 'inherit',
+  });
+  if (deps.status !== 0) return 1;
+  if (!ensureBuild()) return 1;
+
+  const loadBefore = os.loadavg();
+  console.log(
+    `bench: wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s after a ${WARMUP_S}s warm-up; ` +
+      `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; ${os.cpus().length} CPUs` +
+      (CAN_PIN ? '' : '; taskset missing or one CPU: nothing pinned'),
+  );
+  const tables: Table[] = [];
+  if (which !== 'postgres') tables.push(await runTable('pglite', 1, null));
+  if (which !== 'pglite') tables.push(...(await postgresViaScript()));
+  const loadAfter = os.loadavg();
+
+  // Tables again, together, and PostgreSQL's process counts side by side.
+  console.log('\n================ results ================');
+  for (const t of tables) printResults(t);
+  const pgTables = tables.filter((t) => t.db === 'postgres').sort((a, b) => a.workers - b.workers);
+  if (pgTables.length > 1) {
+    const [one, ...more] = pgTables;
+    console.log(`\nPostgreSQL: app req/s by server processes (growth against ${one!.workers})`);
+    printTable(
+      [
+        'route',
+        ...pgTables.map((t) => `${t.workers} proc${t.workers === 1 ? '' : 's'}`),
+        ...more.map((t) => `x${t.workers}/${one!.workers}`),
+      ],
+      one!.results.map((r, i) => {
+        const rps = pgTables.map((t) => t.results[i]?.app?.rps);
+        const base = rps[0];
+        return [
+          r.route,
+          ...rps.map((v) => fmt(v)),
+          ...rps.slice(1).map((v) => (v && base ? (v / base).toFixed(2) : '-')),
+        ];
+      }),
+    );
+  }
+  console.log(
+    `\nratio = app req/s / bare node:http req/s (same bytes, same run); ` +
+      `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
+      `${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; written to .tmp/bench.json`,
+  );
 
   const report = {
     date: new Date().toISOString(),
     node: process.version,
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? '',
+    loadAverage: { before: loadBefore, after: loadAfter },
     wrk: { threads: 1, connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S },
-    storyId: storyId ?? null,
-    results,
+    pinning: CAN_PIN
+      ? 'one process: server and bare server taskset -c 1, wrk taskset -c 0; several: none'
+      : 'none',
+    tables,
   };
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   writeFileSync(path.join(ROOT, '.tmp/bench.json'), JSON.stringify(report, null, 2) + '\n');
-  console.log(
-    `\nratio = app req/s / bare node:http req/s (same bytes, same run); written to .tmp/bench.json`,
-  );
 
-  const bad = results.filter((r) => r.problems.some((p) => !p.startsWith('content-encoding')));
+  const bad = tables.flatMap((t) =>
+    t.results
+      .filter((r) => r.problems.some((p) => !p.startsWith('content-encoding')))
+      .map((r) => `${r.route} (${tableTitle(t).split(' (')[0]})`),
+  );
   if (bad.length > 0) {
-    console.error(`bench: problems on ${bad.map((r) => r.route).join(', ')} (see notes)`);
+    console.error(`bench: problems on ${bad.join(', ')} (see notes)`);
     return 1;
   }
   return 0;
