@@ -14,9 +14,9 @@ import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
-import { installFiniteNumbers } from './plugins/finite-numbers.ts';
-import { startCacheBus } from './plugins/cache-bus.ts';
-import { installNulText } from './plugins/nul-text.ts';
+import { installInputHygiene } from './plugins/input-hygiene.ts';
+import { startCacheBus, type CacheBus } from './plugins/cache-bus.ts';
+import { changeFeed } from './cache/changes.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
 import { installSecurityHeaders, swaggerUiCsp } from './plugins/security-headers.ts';
@@ -93,6 +93,8 @@ export interface BuiltApp {
   mail: MailTransport;
   /** The token keys (tests reload them after a rotation). */
   keys: TokenKeys;
+  /** Waits for the notices of changes committed so far (tests that write with SQL). */
+  cacheBus: Pick<CacheBus, 'sync'>;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
@@ -188,9 +190,13 @@ export async function buildApp(
 
   // Our plugins.
   installErrorHandling(app);
-  installFiniteNumbers(app);
-  installNulText(app);
-  const auth = authService(authRepo(database.db), keys);
+  installInputHygiene(app);
+  // Sessions, stories, episodes and readers' own state are kept in memory; the database's
+  // triggers announce each committed change of them to every instance (LISTEN/NOTIFY).
+  const changes = changeFeed();
+  let cacheBus: CacheBus | null = null;
+  const cacheDeps = { feed: changes, live: () => cacheBus?.live() ?? false };
+  const auth = authService(authRepo(database.db), keys, cacheDeps);
   installAuth(app, auth);
   const responseCache = installResponseCache(app);
   // Set once pages exist: a change readers can see drops cached answers and rendered pages.
@@ -199,18 +205,28 @@ export async function buildApp(
     responseCache.clear();
     clearPages();
   };
-  // Other instances on the same PostgreSQL drop theirs too (LISTEN/NOTIFY; nothing on PGlite).
-  const cacheBus = await startCacheBus(config.databaseUrl, dropLocal);
+  changes.on((c) => {
+    if (c.kind === 'public' || c.kind === 'all') dropLocal();
+  });
+  const bus = await startCacheBus(database, config.databaseUrl, (c) => changes.emit(c));
+  cacheBus = bus;
+  // A request that may have written answers only once its changes' notices are back, so the
+  // caller's next request (here or, as the notices reach all at once, elsewhere) sees them.
+  app.addHook('onSend', async (request, _reply, payload) => {
+    if (request.method !== 'GET' || request.routeOptions.config?.writes) await bus.sync();
+    return payload;
+  });
+  // Public lists and pages: dropped here and announced to the other instances.
   const invalidate = () => {
     dropLocal();
-    cacheBus.publish();
+    bus.publishPublic();
   };
 
   // Modules.
   const repo = storiesRepo(database.db);
   // Stories and authors saved before Singlish keys existed get theirs once (batched; cheap after).
   await repo.backfillSinglishKeys();
-  const stories = storiesService(repo);
+  const stories = storiesService(repo, cacheDeps);
   const covers = coversService(storage);
   const publishing = publishingService({
     db: database.db,
@@ -339,7 +355,7 @@ export async function buildApp(
   });
 
   app.addHook('onClose', async () => {
-    await cacheBus.close();
+    await bus.close();
     keys.close();
     rateLimits.close();
     s3?.close();
@@ -348,5 +364,5 @@ export async function buildApp(
     await queue.stop();
     await database.close();
   });
-  return { app, database, storage, queue, carrier, dispatch, mail: mailOut, keys };
+  return { app, database, storage, queue, carrier, dispatch, mail: mailOut, keys, cacheBus: bus };
 }

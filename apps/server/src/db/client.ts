@@ -16,6 +16,8 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** PGlite only: in-process LISTEN (notices arrive before the committing call returns). */
+  listen?(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
@@ -51,5 +53,10 @@ export async function openDatabase(opts: {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
   await db.execute(sql`select 1`);
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    close: () => client.close(),
+    listen: (channel, onNotice) => client.listen(channel, onNotice),
+  };
 }

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** 'required': 401 without a valid token; default 'optional'. */
     auth?: 'required' | 'optional';
+    /** A GET that changes something (a toggle, logout): answered after its changes are heard. */
+    writes?: true;
   }
 }
 

@@ -98,4 +98,78 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
     }
     expect(seen).toContain(storyId);
   });
+
+  it('sessions, episodes and stories kept by one instance follow changes made through the other', async () => {
+    const writer = await post(a, apiPaths.signup(), {
+      email: 'bus-episodes@example.com',
+      password: 'correct horse battery',
+      username: 'Bus Episodes',
+    });
+    const { accesstoken } = await post(
+      a,
+      apiPaths.registerAuthor(),
+      { name: 'Bus Episodes' },
+      writer.accesstoken,
+    );
+    const { storyId } = await post(
+      a,
+      apiPaths.publishStory(),
+      {
+        story: {
+          title: 'Kept in memory',
+          description: 'Read on one server, changed on another.',
+          language: 'english',
+          kind: 0,
+          category: 'mystery',
+          membersOnly: false,
+          ongoing: true,
+        },
+      },
+      accesstoken,
+    );
+    const { episodeId } = await post(
+      a,
+      apiPaths.publishEpisode(),
+      { episode: { storyId, title: 'One', content: '<p>First.</p>', status: 'published' } },
+      accesstoken,
+    );
+    const reader = await post(a, apiPaths.signup(), {
+      email: 'bus-reader@example.com',
+      password: 'correct horse battery',
+      username: 'Bus Reader',
+    });
+    const readOn = (app: BuiltApp, n: number) =>
+      app.app.inject({ url: apiPaths.part(storyId, n), headers: bearer(reader.accesstoken) });
+    // B keeps the session, the story and part 1.
+    expect((await readOn(b, 1)).json().object.part.title).toBe('One');
+    expect((await readOn(b, 2)).statusCode).toBe(404);
+
+    await post(
+      a,
+      apiPaths.publishEpisode(),
+      { episode: { storyId, title: 'Two', content: '<p>Second.</p>', status: 'published' } },
+      accesstoken,
+    );
+    await post(
+      a,
+      apiPaths.publishEpisode(),
+      {
+        episode: {
+          storyId,
+          episodeId,
+          title: 'One, again',
+          content: '<p>First.</p>',
+          status: 'published',
+        },
+      },
+      accesstoken,
+    );
+    expect((await readOn(b, 2)).json().object.part.title).toBe('Two');
+    expect((await readOn(b, 1)).json().object.part.title).toBe('One, again');
+    expect((await readOn(b, 1)).json().object.numberOfparts).toBe(2);
+
+    const out = await a.app.inject({ url: apiPaths.logout(), headers: bearer(reader.accesstoken) });
+    expect(out.statusCode).toBe(200);
+    expect((await readOn(b, 1)).statusCode).toBe(401);
+  });
 });

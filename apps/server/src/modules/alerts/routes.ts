@@ -38,7 +38,7 @@ export function alertRoutes(app: FastifyInstance, alerts: AlertsService) {
           429: ErrorBody,
         },
       },
-      config: { auth: 'required' },
+      config: { auth: 'required', writes: true },
     },
     async (req, reply) => {
       reply.header('cache-control', 'private, no-store');

@@ -55,7 +55,7 @@ export function authRoutes(app: FastifyInstance, auth: AuthService, authRateLimi
     '/api/v1/user/logout',
     {
       schema: { tags: ['user'], response: { 200: Ok(LogoutAnswer), ...errors } },
-      config: { auth: 'required' },
+      config: { auth: 'required', writes: true },
     },
     async (req) => {
       await auth.logout(requireViewer(req));

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { toStored } from '@kathamala/domain';
+import { toStored, type TokenClaims } from '@kathamala/domain';
 import type { TokenKeys } from '../../auth/keys.ts';
+import type { CacheDeps } from '../../cache/changes.ts';
+import { Memo } from '../../cache/memo.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.ts';
 import { conflict, invalid, unauthorized } from '../../errors.ts';
@@ -21,8 +23,58 @@ const cleanUsername = (raw: string) => {
   return name;
 };
 
-/** Accounts, sessions and tokens. */
-export function authService(repo: AuthRepo, keys: TokenKeys) {
+/** Verified tokens and live sessions kept in memory (a reader's every request presents one). */
+const TOKENS_KEPT = 50_000;
+const SESSIONS_KEPT = 50_000;
+
+interface LiveSession {
+  userId: number;
+  name: string;
+  expiresAt: number;
+}
+
+/**
+ * Accounts, sessions and tokens. A verified token's claims and a live session are kept in memory;
+ * a session's revocation or refresh, and a user's new name, drop them (database triggers announce
+ * every such change, also from other instances), so the next request sees it.
+ */
+export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) {
+  const live = cache ? () => cache.live() : () => false;
+  // Signature checks cost more than the rest of a cached read: each token is checked once.
+  const tokens = new Memo<string, TokenClaims>(TOKENS_KEPT, live);
+  const sessions = new Memo<string, LiveSession>(SESSIONS_KEPT, live);
+  cache?.feed.on((change) => {
+    if (change.kind === 'session') sessions.delete(change.id);
+    else if (change.kind === 'user') sessions.deleteWhere((_, s) => s.userId === change.id);
+    else if (change.kind === 'all') sessions.clear();
+  });
+
+  const claimsOf = async (token: string): Promise<TokenClaims | null> => {
+    const kept = tokens.get(token);
+    // A kept token past its expiry is checked again (and refused by the check).
+    if (kept && typeof kept.exp === 'number' && kept.exp * 1000 > Date.now()) return kept;
+    try {
+      return (await tokens.load(token, () => keys.verify(token))) ?? null;
+    } catch {
+      return null;
+    }
+  };
+
+  const liveSession = async (sid: string): Promise<LiveSession | undefined> => {
+    const kept = sessions.get(sid);
+    if (kept && kept.expiresAt > Date.now()) return kept;
+    return sessions.load(sid, async () => {
+      const found = await repo.findLiveSession(sid);
+      return found
+        ? {
+            userId: found.user.id,
+            name: found.user.username,
+            expiresAt: found.session.expiresAt.getTime(),
+          }
+        : undefined;
+    });
+  };
+
   const issue = async (user: { id: number; username: string }, sessionId: string) =>
     keys.sign(
       {
@@ -81,12 +133,17 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
       return issue(live.user, viewer.sessionId);
     },
 
-    logout: (viewer: Viewer) => repo.revokeSession(viewer.sessionId),
+    async logout(viewer: Viewer) {
+      await repo.revokeSession(viewer.sessionId);
+      // The trigger's notice reaches every instance; this one must not wait for it.
+      cache?.feed.emit({ kind: 'session', id: viewer.sessionId });
+    },
 
     async changeUsername(viewer: Viewer, raw: string) {
       const username = cleanUsername(raw);
       if (await repo.usernameTaken(username, viewer.userId)) throw conflict(USERNAME_TAKEN);
       if (!(await repo.setUsername(viewer.userId, username))) throw conflict(USERNAME_TAKEN);
+      cache?.feed.emit({ kind: 'user', id: viewer.userId });
       return username;
     },
 
@@ -103,19 +160,15 @@ export function authService(repo: AuthRepo, keys: TokenKeys) {
 
     /** The viewer a token stands for, or null when it is forged, expired or its session revoked. */
     async viewerFromToken(token: string): Promise<Viewer | null> {
-      let claims;
-      try {
-        claims = await keys.verify(token);
-      } catch {
-        return null;
-      }
+      const claims = await claimsOf(token);
+      if (!claims) return null;
       if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(claims.sid)) return null;
-      const live = await repo.findLiveSession(claims.sid);
-      if (!live || String(live.user.id) !== claims.sub) return null;
+      const session = await liveSession(claims.sid);
+      if (!session || String(session.userId) !== claims.sub) return null;
       return {
-        userId: live.user.id,
+        userId: session.userId,
         sessionId: claims.sid,
-        name: live.user.username,
+        name: session.name,
         author: claims.author === true,
       };
     },

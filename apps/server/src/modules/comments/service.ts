@@ -15,7 +15,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, forbidden, invalid, notFound } from '../../errors.ts';
 import { recordEvent } from '../../jobs/events.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { storiesRepo } from '../stories/repo.ts';
+import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
 import { mayReadEpisode } from '../stories/policy.ts';
 import { commentsRepo, type CommentRow, type CommentRef } from './repo.ts';
 
@@ -114,7 +114,7 @@ export function commentsService(deps: CommentsDeps) {
   /** A public, released story and the user behind its author; 404 otherwise. */
   const releasedStory = async (storyId: number) => {
     const story = await stories.story(storyId);
-    if (!story || !story.released) throw storyGone();
+    if (!story || !isReleased(story)) throw storyGone();
     return { story, authorUserId: await repo.authorUserId(story.authorId) };
   };
 
@@ -214,7 +214,7 @@ export function commentsService(deps: CommentsDeps) {
       partNumber: number,
     ): Promise<{ comments: Comment[]; followers: Follower[] }> {
       const story = await stories.story(storyId);
-      if (!story) throw storyGone();
+      if (!story || !isVisible(story)) throw storyGone();
       const authorUserId = await repo.authorUserId(story.authorId);
       const rows = await repo.topLevel(storyId, partNumber, COMMENTS_LISTED);
       return {
@@ -228,7 +228,7 @@ export function commentsService(deps: CommentsDeps) {
       const comment = await repo.comment(commentId);
       if (!comment) throw commentGone();
       const story = await stories.story(comment.storyId);
-      if (!story) throw storyGone();
+      if (!story || !isVisible(story)) throw storyGone();
       const authorUserId = await repo.authorUserId(story.authorId);
       const rows = await repo.replies(comment.id, REPLIES_LISTED);
       return { list: rows.map((r) => toComment(r, viewer.userId, authorUserId)) };

@@ -64,7 +64,7 @@ export function engagementRoutes(app: FastifyInstance, engagement: EngagementSer
     '/api/v1/story/bookmark/:storyId/:state',
     {
       schema: { tags, params: BookmarkParams, response: { 200: Ok(BookmarkAnswer), ...errors } },
-      config: loggedIn,
+      config: { ...loggedIn, writes: true },
     },
     async (req, reply) => {
       privateAnswer(reply);

@@ -16,6 +16,20 @@ export const published = sql`(s.number_of_parts > 0 and (s.release_at is null or
 const announced = sql`(s.release_at > now() and exists (
   select 1 from episodes e where e.story_id = s.id and e.status in ('published', 'scheduled')))`;
 
+/** What `published` says of a story row, on the caller's clock. */
+export const isReleased = (
+  s: { numberOfparts: number; releaseAt: string | Date | null },
+  now = Date.now(),
+): boolean =>
+  s.numberOfparts > 0 && (s.releaseAt === null || new Date(s.releaseAt).getTime() <= now);
+
+/** What `published or announced` says of a story row: whether anyone may see it. */
+export const isVisible = (
+  s: { numberOfparts: number; releaseAt: string | Date | null; ready: boolean },
+  now = Date.now(),
+): boolean =>
+  isReleased(s, now) || (s.releaseAt !== null && new Date(s.releaseAt).getTime() > now && s.ready);
+
 export const listColumns = sql`
   s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly", s.ongoing,
   s.language, s.category, s.reads, s.rating, a.id as "authorId", a.name as "authorName",
@@ -365,22 +379,29 @@ export const storiesRepo = (db: Db) => {
         )
       )[0],
 
+    /**
+     * One story with what its details need, whether or not it is public: visibility depends on
+     * the clock (its release date), so callers decide it with `isVisible` when they read.
+     */
     story: async (storyId: number) =>
       (
         await rows<
           ListRow & {
             seriesId: number | null;
-            released: boolean;
             appId: string;
             keyword: string;
             ratingCount: number;
+            releaseAt: string | Date | null;
+            ready: boolean;
           }
         >(sql`
-        select ${listColumns}, s.series_id as "seriesId", ${published} as released,
-          b.app_id as "appId", b.keyword, s.rating_count as "ratingCount"
+        select ${listColumns}, s.series_id as "seriesId", b.app_id as "appId", b.keyword,
+          s.rating_count as "ratingCount", s.release_at as "releaseAt",
+          exists (select 1 from episodes e where e.story_id = s.id
+            and e.status in ('published', 'scheduled')) as ready
         from stories s join authors a on a.id = s.author_id
           join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
-        where s.id = ${storyId} and (${published} or ${announced})`)
+        where s.id = ${storyId}`)
       )[0],
 
     part: async (storyId: number, partNumber: number, withContent: boolean) =>

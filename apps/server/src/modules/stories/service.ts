@@ -11,7 +11,9 @@ import {
 import { AppError, notFound } from '../../errors.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { mayReadEpisode } from './policy.ts';
-import { queryWords, type StoriesRepo } from './repo.ts';
+import type { CacheDeps } from '../../cache/changes.ts';
+import { Memo } from '../../cache/memo.ts';
+import { isReleased, isVisible, queryWords, type StoriesRepo } from './repo.ts';
 import { allowedTypos, correctableWords, corrections, swapVariants } from './typos.ts';
 
 const SHORT_LIST = 12;
@@ -24,8 +26,67 @@ const SHORT_LIST = 12;
 const SIMILARITY = 0.3;
 const LONG_WORD_SIMILARITY = 0.2;
 
-/** Reading: lists, search and the story details a viewer may see. */
-export function storiesService(repo: StoriesRepo) {
+/** How many stories, episodes (with their text) and readers' states each instance keeps. */
+const STORIES_KEPT = 5_000;
+const PARTS_KEPT = 5_000;
+const VIEWER_STATES_KEPT = 50_000;
+
+type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
+type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
+type ViewerState = Awaited<ReturnType<StoriesRepo['viewerState']>>;
+
+/**
+ * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
+ * each reader's own state are kept in memory, so a read of a known episode asks the database
+ * nothing. Triggers announce every committed change of them (migration 0013), from whichever
+ * instance or job made it, and the next request reads again.
+ */
+export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
+  const live = cache ? () => cache.live() : () => false;
+  const storyRows = new Memo<number, StoryRow>(STORIES_KEPT, live);
+  const parts = new Memo<string, PartRow>(PARTS_KEPT, live);
+  const seasons = new Memo<number, number[]>(STORIES_KEPT, live);
+  const viewerStates = new Memo<string, ViewerState>(VIEWER_STATES_KEPT, live);
+  cache?.feed.on((change) => {
+    switch (change.kind) {
+      case 'story': {
+        storyRows.delete(change.id);
+        const prefix = `${change.id}:`;
+        parts.deleteWhere((key) => key.startsWith(prefix));
+        seasons.clear();
+        break;
+      }
+      case 'viewer': {
+        const prefix = `${change.userId}:`;
+        viewerStates.deleteWhere((key) => key.startsWith(prefix));
+        break;
+      }
+      case 'members':
+        viewerStates.clear();
+        break;
+      case 'stories':
+        // An author's name or app: every story row, and whose subscription opens which story.
+        storyRows.clear();
+        seasons.clear();
+        viewerStates.clear();
+        break;
+      case 'all':
+        storyRows.clear();
+        parts.clear();
+        seasons.clear();
+        viewerStates.clear();
+        break;
+    }
+  });
+  const storyRow = (id: number) => storyRows.load(id, () => repo.story(id));
+  const partRow = (id: number, n: number) => parts.load(`${id}:${n}`, () => repo.part(id, n, true));
+  const seasonsOf = async (seriesId: number) =>
+    (await seasons.load(seriesId, () => repo.seasons(seriesId))) ?? [];
+  const viewerState = (userId: number, storyId: number, appId: string) =>
+    viewerStates.load(`${userId}:${storyId}`, () =>
+      repo.viewerState(userId, storyId, appId),
+    ) as Promise<ViewerState>;
+
   const pageOf = (
     page: number,
     found: { items: StoryPage['stories']; total: number },
@@ -42,20 +103,21 @@ export function storiesService(repo: StoriesRepo) {
     viewer: Viewer | null,
     wantText: boolean,
   ): Promise<StoryDetails> => {
-    const story = await repo.story(storyId);
-    if (!story) throw notFound('We could not find that story. It may have been removed.');
-    if (wantText && !story.released)
+    const story = await storyRow(storyId);
+    const now = Date.now();
+    if (!story || !isVisible(story, now))
+      throw notFound('We could not find that story. It may have been removed.');
+    if (wantText && !isReleased(story, now))
       throw notFound('This story is not out yet. Come back on its release day.');
-    // The text comes in the same query when it is wanted; it is dropped below unless allowed.
-    const found =
-      story.numberOfparts > 0 ? await repo.part(storyId, partNumber, wantText) : undefined;
+    // The text is kept with the part; it is dropped below unless wanted and allowed.
+    const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
     if (!found && (wantText || partNumber > 1))
       throw notFound(
         `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
       );
     // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
     const mine = viewer
-      ? await repo.viewerState(viewer.userId, storyId, story.appId)
+      ? await viewerState(viewer.userId, storyId, story.appId)
       : { subscribed: false, userRating: null, bookmarked: false, alertEnabled: false };
     const subscribed = mine.subscribed;
     let content: string | undefined;
@@ -82,7 +144,7 @@ export function storiesService(repo: StoriesRepo) {
         rating: Number(story.rating),
         ratingCount: Number(story.ratingCount),
       },
-      series: story.seriesId ? [story.seriesId, ...(await repo.seasons(story.seriesId))] : [],
+      series: story.seriesId ? [story.seriesId, ...(await seasonsOf(story.seriesId))] : [],
       part: found
         ? {
             episodeId: found.episodeId,

@@ -1,0 +1,71 @@
+/**
+ * What changed in the database, as the cache triggers (migration 0013) and the instances announce
+ * it on the `kathamala_cache` channel: payloads are `kind:id`.
+ */
+export type Change =
+  | { kind: 'session'; id: string }
+  | { kind: 'user'; id: number }
+  | { kind: 'story'; id: number }
+  | { kind: 'stories' }
+  | { kind: 'viewer'; userId: number }
+  | { kind: 'members' }
+  /** Public lists and rendered pages (announced by the instance that changed them). */
+  | { kind: 'public' }
+  /** Anything: the notices may have been missed (a lost connection). */
+  | { kind: 'all' };
+
+export const CACHE_CHANNEL = 'kathamala_cache';
+
+const positiveInt = (s: string): number | null => (/^[1-9]\d{0,15}$/.test(s) ? Number(s) : null);
+
+/** The change a notice payload stands for, or null for one this version does not know. */
+export function parseChange(payload: string): Change | null {
+  const at = payload.indexOf(':');
+  const kind = at < 0 ? payload : payload.slice(0, at);
+  const arg = at < 0 ? '' : payload.slice(at + 1);
+  switch (kind) {
+    case 'session':
+      return /^[0-9a-f-]{36}$/.test(arg) ? { kind, id: arg } : null;
+    case 'user':
+    case 'story': {
+      const id = positiveInt(arg);
+      return id === null ? null : { kind, id };
+    }
+    case 'viewer': {
+      const userId = positiveInt(arg);
+      return userId === null ? null : { kind, userId };
+    }
+    case 'stories':
+    case 'members':
+    case 'public':
+    case 'all':
+      return { kind };
+    default:
+      return null;
+  }
+}
+
+/** Where the caches of one instance hear about changes, local or from other instances. */
+export interface ChangeFeed {
+  /** Registers a cache's listener; it must be quick and must not throw. */
+  on(listener: (change: Change) => void): void;
+  /** Tells every listener of this instance. */
+  emit(change: Change): void;
+}
+
+/** A feed that calls its listeners synchronously, in order of registration. */
+export function changeFeed(): ChangeFeed {
+  const listeners: ((change: Change) => void)[] = [];
+  return {
+    on: (listener) => void listeners.push(listener),
+    emit: (change) => {
+      for (const l of listeners) l(change);
+    },
+  };
+}
+
+/** What a service needs to keep things in memory: the changes to hear, and whether it can. */
+export interface CacheDeps {
+  feed: ChangeFeed;
+  live(): boolean;
+}
