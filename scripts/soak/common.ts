@@ -1,6 +1,7 @@
 // What the soak runs share: a real server process (`node --import tsx apps/server/src/main.ts`)
 // on a data directory of its own, a fresh PostgreSQL database when DATABASE_URL is set, plain
-// HTTP calls, and reading the database afterwards to check what was acknowledged.
+// HTTP calls, reading the database afterwards to check what was acknowledged, and the entry
+// that runs one of them alone (runAlone) the way index.ts runs them all.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -53,6 +54,7 @@ export interface SoakDatabase {
 
 /** A data directory (removed at exit unless SOAK_KEEP=1) and the database the server will use. */
 export async function soakDatabase(label: string): Promise<{ dataDir: string; db: SoakDatabase }> {
+  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const dataDir = fs.mkdtempSync(path.join(ROOT, '.tmp', `soak-${label}-`));
   if (process.env.SOAK_KEEP !== '1')
     onCleanup(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -104,6 +106,17 @@ export async function soakDatabase(label: string): Promise<{ dataDir: string; db
     },
   };
 }
+
+/**
+ * Rate limits raised to 1,000,000 a minute: one address sends all the soak's requests, and at
+ * the real limits most of them would be 429.
+ */
+export const RAISED_LIMITS = {
+  RATE_LIMIT_MAX: '1000000',
+  RATE_LIMIT_AUTH_MAX: '1000000',
+  RATE_LIMIT_UPLOAD_MAX: '1000000',
+  RATE_LIMIT_MAIL_MAX: '1000000',
+};
 
 export interface Server {
   child: ChildProcess;
@@ -279,3 +292,116 @@ export const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+
+/** What each run (load, crash, fuzz) answers: its figures, with whether they pass. */
+export interface Figures {
+  ok: boolean;
+}
+
+/** True when the module is the script node was started with (`tsx scripts/soak/load.ts`). */
+export const isEntry = (moduleUrl: string) =>
+  !!process.argv[1] && path.resolve(fileURLToPath(moduleUrl)) === path.resolve(process.argv[1]);
+
+/**
+ * One run as its own script (npm run soak:load and the like): runs it, prints its figures,
+ * writes them to .tmp/<name>.json, cleans up and exits 0 only when they pass.
+ */
+export async function runAlone<F extends Figures>(
+  name: string,
+  run: () => Promise<F>,
+  print: (figures: F) => void,
+) {
+  try {
+    const figures = await run();
+    print(figures);
+    const file = writeFigures(name, figures);
+    console.log(`\n${name}: ${figures.ok ? 'PASS' : 'FAIL'} (figures in ${file})`);
+    await cleanup();
+    process.exit(figures.ok ? 0 : 1);
+  } catch (err) {
+    console.error(err);
+    await cleanup();
+    process.exit(1);
+  }
+}
+
+/** Writes figures to .tmp/<name>.json and answers the path (relative to the repository). */
+export function writeFigures(name: string, figures: object) {
+  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const file = path.join('.tmp', `${name}.json`);
+  fs.writeFileSync(path.join(ROOT, file), JSON.stringify(figures, null, 2));
+  return file;
+}
+
+/**
+ * Writes the server acknowledged (a 2xx answer with code 0), each a key written once: a new
+ * e-mail, reader:story for a rating (with its value) or a bookmark, a comment's id.
+ */
+export interface Acked {
+  signups: Set<string>;
+  ratings: Map<string, number>;
+  comments: Set<number>;
+  bookmarks: Set<string>;
+}
+
+/** An empty record of acknowledged writes. */
+export const newAcked = (): Acked => ({
+  signups: new Set(),
+  ratings: new Map(),
+  comments: new Set(),
+  bookmarks: new Set(),
+});
+
+/** How many writes of each kind were acknowledged. */
+export const ackedCounts = (acked: Acked): Record<keyof Acked, number> => ({
+  signups: acked.signups.size,
+  ratings: acked.ratings.size,
+  comments: acked.comments.size,
+  bookmarks: acked.bookmarks.size,
+});
+
+/** Reads the database (server down, or beside it) and answers the acknowledged writes missing. */
+export async function missingWrites(
+  db: SoakDatabase,
+  acked: Acked,
+): Promise<Record<keyof Acked, string[]>> {
+  const emails = new Set(
+    (await db.query<{ email: string }>('select lower(email) as email from users')).map(
+      (u) => u.email,
+    ),
+  );
+  const ratings = new Map(
+    (
+      await db.query<{ user_id: number; story_id: number; rating: number }>(
+        'select user_id, story_id, rating from ratings',
+      )
+    ).map((r) => [`${r.user_id}:${r.story_id}`, Number(r.rating)]),
+  );
+  const comments = new Set(
+    (await db.query<{ id: number }>('select id from comments')).map((c) => Number(c.id)),
+  );
+  const bookmarks = new Set(
+    (
+      await db.query<{ user_id: number; story_id: number }>(
+        'select user_id, story_id from bookmarks',
+      )
+    ).map((b) => `${b.user_id}:${b.story_id}`),
+  );
+  return {
+    signups: [...acked.signups].filter((e) => !emails.has(e)),
+    ratings: [...acked.ratings]
+      .filter(([k, v]) => Math.abs((ratings.get(k) ?? -1) - v) > 1e-6)
+      .map(([k]) => k),
+    comments: [...acked.comments].filter((id) => !comments.has(id)).map(String),
+    bookmarks: [...acked.bookmarks].filter((k) => !bookmarks.has(k)),
+  };
+}
+
+/** The total of a figure's parts (writes of every kind). */
+export const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+
+/** "signups 3, ratings 4, ..." for a printed figure. */
+export const byKind = (o: Record<string, number>) =>
+  Object.entries(o)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');

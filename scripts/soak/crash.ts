@@ -13,24 +13,28 @@
 //
 // Environment: SOAK_CYCLES (50), SOAK_WRITERS (6), SOAK_VERIFY_EVERY (10),
 // SOAK_CRASH_PORT (4422), DATABASE_URL, SOAK_KEEP=1 keeps the data directory.
-import fs from 'node:fs';
 import path from 'node:path';
 import {
+  ackedCounts,
+  byKind,
   call,
-  cleanup,
   envInt,
+  isEntry,
   killServer,
   loadStories,
+  missingWrites,
+  newAcked,
   PASSWORD,
   percentile,
-  ROOT,
+  RAISED_LIMITS,
+  runAlone,
   sleep,
   soakDatabase,
   soakEmail,
   startServer,
+  sum,
   userOf,
   type Server,
-  type SoakDatabase,
   type StoryInfo,
 } from './common.ts';
 
@@ -49,71 +53,16 @@ export interface CrashFigures {
   ok: boolean;
 }
 
-interface Acked {
-  signups: Set<string>;
-  ratings: Map<string, number>;
-  comments: Set<number>;
-  bookmarks: Set<string>;
-}
-
-/** Reads the database (server down) and answers what acknowledged writes are missing. */
-async function verify(db: SoakDatabase, acked: Acked) {
-  const emails = new Set(
-    (await db.query<{ email: string }>('select lower(email) as email from users')).map(
-      (u) => u.email,
-    ),
-  );
-  const ratings = new Map(
-    (
-      await db.query<{ user_id: number; story_id: number; rating: number }>(
-        'select user_id, story_id, rating from ratings',
-      )
-    ).map((r) => [`${r.user_id}:${r.story_id}`, Number(r.rating)]),
-  );
-  const comments = new Set(
-    (await db.query<{ id: number }>('select id from comments')).map((c) => Number(c.id)),
-  );
-  const bookmarks = new Set(
-    (
-      await db.query<{ user_id: number; story_id: number }>(
-        'select user_id, story_id from bookmarks',
-      )
-    ).map((b) => `${b.user_id}:${b.story_id}`),
-  );
-  const missing = {
-    signups: [...acked.signups].filter((e) => !emails.has(e)),
-    ratings: [...acked.ratings]
-      .filter(([k, v]) => Math.abs((ratings.get(k) ?? -1) - v) > 1e-6)
-      .map(([k]) => k),
-    comments: [...acked.comments].filter((id) => !comments.has(id)).map(String),
-    bookmarks: [...acked.bookmarks].filter((k) => !bookmarks.has(k)),
-  };
-  return missing;
-}
-
 /** Runs the kill -9 cycles and answers the figures. */
 export async function runCrash(): Promise<CrashFigures> {
   const cycles = envInt('SOAK_CYCLES', 50);
   const writers = envInt('SOAK_WRITERS', 6);
   const verifyEvery = envInt('SOAK_VERIFY_EVERY', 10);
   const port = envInt('SOAK_CRASH_PORT', 4422);
-  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const { dataDir, db } = await soakDatabase('crash');
-  const limits = String(1_000_000);
-  const env = {
-    ...db.env,
-    DEMO_SEED: '1',
-    RATE_LIMIT_MAX: limits,
-    RATE_LIMIT_AUTH_MAX: limits,
-    JOB_POLL_SECONDS: '1',
-  };
+  const env = { ...db.env, ...RAISED_LIMITS, DEMO_SEED: '1', JOB_POLL_SECONDS: '1' };
   const log = path.join(dataDir, 'server.log');
-  const acked: Acked = {
-    signups: new Set(),
-    ratings: new Map(),
-    comments: new Set(),
-    bookmarks: new Set(),
-  };
+  const acked = newAcked();
   const startTimes: number[] = [];
   const startFailureMessages: string[] = [];
   let unanswered = 0;
@@ -123,7 +72,7 @@ export async function runCrash(): Promise<CrashFigures> {
   const seenLost = new Set<string>();
 
   const check = async (cycle: number) => {
-    const missing = await verify(db, acked);
+    const missing = await missingWrites(db, acked);
     for (const [kind, keys] of Object.entries(missing))
       for (const key of keys) {
         if (seenLost.has(`${kind}:${key}`)) continue;
@@ -204,8 +153,7 @@ export async function runCrash(): Promise<CrashFigures> {
     await killServer(server);
     stop.now = true;
     await Promise.all(running);
-    const total =
-      acked.signups.size + acked.ratings.size + acked.comments.size + acked.bookmarks.size;
+    const total = sum(ackedCounts(acked));
     console.log(
       `crash: cycle ${cycle}/${cycles}: started in ${(server.startMs / 1000).toFixed(1)} s, killed; ${total} writes acknowledged so far`,
     );
@@ -226,12 +174,7 @@ export async function runCrash(): Promise<CrashFigures> {
   const figures: CrashFigures = {
     database: db.kind,
     cycles: cycle,
-    acknowledged: {
-      signups: acked.signups.size,
-      ratings: acked.ratings.size,
-      comments: acked.comments.size,
-      bookmarks: acked.bookmarks.size,
-    },
+    acknowledged: ackedCounts(acked),
     lost: lostTotal,
     lostExamples,
     startFailures: startFailureMessages.length,
@@ -251,13 +194,10 @@ export async function runCrash(): Promise<CrashFigures> {
 
 /** Prints the figures as the issue names them. */
 export function printCrash(f: CrashFigures) {
-  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
   console.log(`
 Crashes (kill -9 during writes, ${f.database})
   cycles          ${f.cycles}
-  acknowledged    ${sum(f.acknowledged)} writes (${Object.entries(f.acknowledged)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ')})
+  acknowledged    ${sum(f.acknowledged)} writes (${byKind(f.acknowledged)})
   lost            ${sum(f.lost)}${f.lostExamples.length ? `  e.g. ${f.lostExamples.join('; ')}` : ''}
   start failures  ${f.startFailures}${f.startFailureMessages.length ? `\n${f.startFailureMessages.join('\n')}` : ''}
   start time      p50 ${(f.startP50ms / 1000).toFixed(1)} s, max ${(f.startMaxMs / 1000).toFixed(1)} s
@@ -265,16 +205,4 @@ Crashes (kill -9 during writes, ${f.database})
   ${f.ok ? 'PASS' : 'FAIL'}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    const figures = await runCrash();
-    printCrash(figures);
-    fs.writeFileSync(path.join(ROOT, '.tmp', 'soak-crash.json'), JSON.stringify(figures, null, 2));
-    await cleanup();
-    process.exit(figures.ok ? 0 : 1);
-  } catch (err) {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  }
-}
+if (isEntry(import.meta.url)) await runAlone('soak-crash', runCrash, printCrash);

@@ -9,11 +9,9 @@
 // (printed, so a failure can be replayed). Prints the counts per status, the 5xx and the 4xx
 // answers that are not JSON {code, message}, the first problems with the request that caused
 // them; figures also in .tmp/soak-fuzz.json. Exit status 0 only with no problem.
-import fs from 'node:fs';
+// runFuzz is also run by index.ts (npm run soak) after the load and crash runs.
 import net from 'node:net';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { bearer, createTestApp } from '../../apps/server/src/test/helpers.ts';
 import {
   operationsOf,
@@ -23,16 +21,24 @@ import {
   type Rng,
   type Tokens,
 } from '../../apps/server/src/test/fuzz-cases.ts';
+import { envInt, isEntry, onCleanup, runAlone } from './common.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const envInt = (name: string, fallback: number) => {
-  const v = Number.parseInt(process.env[name] ?? '', 10);
-  return Number.isFinite(v) && v >= 0 ? v : fallback;
-};
-const SECONDS = envInt('FUZZ_SECONDS', 60);
-const SEED = envInt('FUZZ_SEED', Date.now() % 1_000_000);
-/** Ports of this run's server (4431-4440 are the fuzzer's); 0 lets the system choose. */
-const PORT = envInt('FUZZ_PORT', 4431);
+/** What one run measured; index.ts prints it with the load and crash runs'. */
+export interface FuzzFigures {
+  database: string;
+  seed: number;
+  seconds: number;
+  operations: number;
+  requests: number;
+  perSecond: number;
+  statuses: Record<string, number>;
+  raw: { requests: number; statuses: Record<string, number> };
+  fiveXX: number;
+  badShape: number;
+  problems: string[];
+  ok: boolean;
+  at: string;
+}
 
 /** Broken HTTP messages, each made fresh from the generator. */
 const brokenMessages: ((rng: Rng) => string | Buffer)[] = [
@@ -80,111 +86,127 @@ function raw(port: number, bytes: string | Buffer) {
   });
 }
 
-const t = await createTestApp({ DEMO_SEED: '0' });
-try {
-  await t.app.listen({ port: PORT, host: '127.0.0.1' });
-  const port = (t.app.server.address() as AddressInfo).port;
-  const ops = operationsOf(
-    (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as Parameters<
-      typeof operationsOf
-    >[0],
-  );
-  const tokens = {} as Tokens;
-  const keepLive = async () => {
-    const live = async (token: string | undefined) =>
-      !!token &&
-      (await t.app.inject({ method: 'GET', url: '/api/v1/user/me', headers: bearer(token) }))
-        .statusCode === 200;
-    if (!(await live(tokens.reader))) tokens.reader = await t.signup('Fuzz reader');
-    if (!(await live(tokens.author))) tokens.author = (await t.newAuthor('Fuzz')).token;
+/** Fuzzes the real app (in this process) for FUZZ_SECONDS and answers the figures. */
+export async function runFuzz(): Promise<FuzzFigures> {
+  const SECONDS = envInt('FUZZ_SECONDS', 60);
+  const SEED = envInt('FUZZ_SEED', Date.now() % 1_000_000);
+  /** Ports of this run's server (4431-4440 are the fuzzer's); 0 lets the system choose. */
+  const PORT = envInt('FUZZ_PORT', 4431);
+  const t = await createTestApp({ DEMO_SEED: '0' });
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await t.close();
   };
-  await keepLive();
-  const storyId = await t.createStory(tokens.author);
-  await t.publishEpisode(tokens.author, storyId);
+  onCleanup(close);
+  try {
+    await t.app.listen({ port: PORT, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const ops = operationsOf(
+      (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as Parameters<
+        typeof operationsOf
+      >[0],
+    );
+    const tokens = {} as Tokens;
+    const keepLive = async () => {
+      const live = async (token: string | undefined) =>
+        !!token &&
+        (await t.app.inject({ method: 'GET', url: '/api/v1/user/me', headers: bearer(token) }))
+          .statusCode === 200;
+      if (!(await live(tokens.reader))) tokens.reader = await t.signup('Fuzz reader');
+      if (!(await live(tokens.author))) tokens.author = (await t.newAuthor('Fuzz')).token;
+    };
+    await keepLive();
+    const storyId = await t.createStory(tokens.author);
+    await t.publishEpisode(tokens.author, storyId);
 
-  console.log(
-    `soak:fuzz: ${ops.length} operations, ${SECONDS} s, seed ${SEED} (FUZZ_SEED=${SEED} replays it)`,
-  );
-  const rng = seeded(SEED);
-  const statuses: Record<string, number> = {};
-  const rawStatuses: Record<string, number> = {};
-  const problems: string[] = [];
-  let requests = 0;
-  let rawRequests = 0;
-  let fiveXX = 0;
-  let badShape = 0;
-  const until = Date.now() + SECONDS * 1000;
-  const started = Date.now();
-  while (Date.now() < until) {
-    if (requests % 100 === 0) await keepLive();
-    if (requests % 10 === 9) {
-      const bytes = rng.pick(brokenMessages)(rng);
-      const res = await raw(port, bytes);
-      rawRequests++;
-      rawStatuses[res.status] = (rawStatuses[res.status] ?? 0) + 1;
-      // A connection closed without an answer is allowed only for random bytes that never
-      // formed a request; anything answered must be {code, message} JSON and not a 5xx.
-      if (res.status !== 0) {
-        const problem = problemWith(
-          { method: 'GET' },
-          { ...res, headers: { 'content-type': res.type }, statusCode: res.status },
-        );
-        if (problem) {
-          if (res.status >= 500) fiveXX++;
-          else badShape++;
-          if (problems.length < 20)
-            problems.push(
-              `raw ${String(bytes)
-                .slice(0, 60)
-                .replace(/[\r\n]+/g, ' ')}: ${problem}`,
-            );
+    console.log(
+      `soak:fuzz: ${ops.length} operations, ${SECONDS} s, seed ${SEED} (FUZZ_SEED=${SEED} replays it)`,
+    );
+    const rng = seeded(SEED);
+    const statuses: Record<string, number> = {};
+    const rawStatuses: Record<string, number> = {};
+    const problems: string[] = [];
+    let requests = 0;
+    let rawRequests = 0;
+    let fiveXX = 0;
+    let badShape = 0;
+    const until = Date.now() + SECONDS * 1000;
+    const started = Date.now();
+    while (Date.now() < until) {
+      if (requests % 100 === 0) await keepLive();
+      if (requests % 10 === 9) {
+        const bytes = rng.pick(brokenMessages)(rng);
+        const res = await raw(port, bytes);
+        rawRequests++;
+        rawStatuses[res.status] = (rawStatuses[res.status] ?? 0) + 1;
+        // A connection closed without an answer is allowed only for random bytes that never
+        // formed a request; anything answered must be {code, message} JSON and not a 5xx.
+        if (res.status !== 0) {
+          const problem = problemWith(
+            { method: 'GET' },
+            { ...res, headers: { 'content-type': res.type }, statusCode: res.status },
+          );
+          if (problem) {
+            if (res.status >= 500) fiveXX++;
+            else badShape++;
+            if (problems.length < 20)
+              problems.push(
+                `raw ${String(bytes)
+                  .slice(0, 60)
+                  .replace(/[\r\n]+/g, ' ')}: ${problem}`,
+              );
+          }
         }
       }
+      const req = randomCase(ops, tokens, rng);
+      const res = await t.app.inject({
+        method: req.method as 'GET',
+        url: req.url,
+        headers: req.headers,
+        ...(req.payload !== undefined ? { payload: req.payload } : {}),
+      });
+      requests++;
+      statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+      const problem = problemWith(req, res);
+      if (problem) {
+        if (res.statusCode >= 500) fiveXX++;
+        else badShape++;
+        if (problems.length < 20) problems.push(`${req.label.slice(0, 200)}: ${problem}`);
+      }
     }
-    const req = randomCase(ops, tokens, rng);
-    const res = await t.app.inject({
-      method: req.method as 'GET',
-      url: req.url,
-      headers: req.headers,
-      ...(req.payload !== undefined ? { payload: req.payload } : {}),
-    });
-    requests++;
-    statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-    const problem = problemWith(req, res);
-    if (problem) {
-      if (res.statusCode >= 500) fiveXX++;
-      else badShape++;
-      if (problems.length < 20) problems.push(`${req.label.slice(0, 200)}: ${problem}`);
-    }
+    const seconds = (Date.now() - started) / 1000;
+    return {
+      database: process.env.DATABASE_URL ? 'postgres' : 'pglite',
+      seed: SEED,
+      seconds: Math.round(seconds),
+      operations: ops.length,
+      requests,
+      perSecond: Math.round(requests / seconds),
+      statuses,
+      raw: { requests: rawRequests, statuses: rawStatuses },
+      fiveXX,
+      badShape,
+      problems,
+      ok: fiveXX === 0 && badShape === 0,
+      at: new Date().toISOString(),
+    };
+  } finally {
+    await close();
   }
-  const seconds = (Date.now() - started) / 1000;
-  const ok = fiveXX === 0 && badShape === 0;
-  const figures = {
-    seed: SEED,
-    seconds: Math.round(seconds),
-    operations: ops.length,
-    requests,
-    perSecond: Math.round(requests / seconds),
-    statuses,
-    raw: { requests: rawRequests, statuses: rawStatuses },
-    fiveXX,
-    badShape,
-    problems,
-    ok,
-    at: new Date().toISOString(),
-  };
-  console.log(
-    `requests ${requests} (${figures.perSecond}/s) over ${ops.length} operations; by status ${JSON.stringify(statuses)}`,
-  );
-  console.log(
-    `raw HTTP messages ${rawRequests}; by status ${JSON.stringify(rawStatuses)} (0: closed without an answer)`,
-  );
-  console.log(`5xx: ${fiveXX}; 4xx not {code, message}: ${badShape}`);
-  for (const p of problems) console.log(`  ${p}`);
-  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, '.tmp', 'soak-fuzz.json'), JSON.stringify(figures, null, 2));
-  console.log(`soak:fuzz: ${ok ? 'PASS' : 'FAIL'} (figures in .tmp/soak-fuzz.json)`);
-  process.exitCode = ok ? 0 : 1;
-} finally {
-  await t.close();
 }
+
+/** Prints the figures as the issue names them. */
+export function printFuzz(f: FuzzFigures) {
+  console.log(`
+Hostile input (${f.seconds} s, ${f.database}, seed ${f.seed}: FUZZ_SEED=${f.seed} replays it)
+  requests        ${f.requests} (${f.perSecond}/s) over ${f.operations} operations
+  by status       ${JSON.stringify(f.statuses)}
+  raw HTTP        ${f.raw.requests} messages; by status ${JSON.stringify(f.raw.statuses)} (0: closed without an answer)
+  5xx             ${f.fiveXX}
+  4xx not {code, message}  ${f.badShape}${f.problems.map((p) => `\n    ${p}`).join('')}
+  ${f.ok ? 'PASS' : 'FAIL'}`);
+}
+
+if (isEntry(import.meta.url)) await runAlone('soak-fuzz', runFuzz, printFuzz);

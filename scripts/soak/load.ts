@@ -17,19 +17,24 @@
 // Environment: SOAK_CONNECTIONS (100), SOAK_DURATION (s, 60), SOAK_USERS (150),
 // SOAK_LOAD_PORT (4421), DATABASE_URL, SOAK_KEEP=1 keeps the data directory.
 import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import path from 'node:path';
 import {
+  ackedCounts,
+  byKind,
   call,
-  cleanup,
   envInt,
+  isEntry,
   loadStories,
+  missingWrites,
+  newAcked,
   PASSWORD,
-  ROOT,
+  RAISED_LIMITS,
+  runAlone,
   soakDatabase,
   soakEmail,
   startServer,
   stopServer,
+  sum,
   userOf,
   type StoryInfo,
 } from './common.ts';
@@ -85,20 +90,15 @@ export async function runLoad(): Promise<LoadFigures> {
   const durationS = envInt('SOAK_DURATION', 60);
   const userCount = envInt('SOAK_USERS', 150);
   const port = envInt('SOAK_LOAD_PORT', 4421);
-  fs.mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const { dataDir, db } = await soakDatabase('load');
-  const limits = String(1_000_000);
   const server = await startServer({
     port,
     dataDir,
     log: path.join(dataDir, 'server.log'),
     env: {
       ...db.env,
+      ...RAISED_LIMITS,
       DEMO_SEED: '1',
-      RATE_LIMIT_MAX: limits,
-      RATE_LIMIT_AUTH_MAX: limits,
-      RATE_LIMIT_UPLOAD_MAX: limits,
-      RATE_LIMIT_MAIL_MAX: limits,
     },
   });
   console.log(
@@ -135,12 +135,7 @@ export async function runLoad(): Promise<LoadFigures> {
     return user ? { user, story: free[n % free.length]! } : null;
   };
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
-  const acked = {
-    signups: new Set<string>(),
-    ratings: new Map<string, number>(),
-    comments: new Set<number>(),
-    bookmarks: new Set<string>(),
-  };
+  const acked = newAcked();
   const byOp: Record<string, Record<string, number>> = {};
   let commentSeq = 0;
 
@@ -309,24 +304,12 @@ export async function runLoad(): Promise<LoadFigures> {
   const exitCode = await stopServer(server);
   console.log(`load: server stopped with SIGTERM, exit code ${exitCode}; checking the database`);
 
-  const users2 = await db.query<{ email: string }>('select lower(email) as email from users');
-  const emails = new Set(users2.map((u) => u.email));
-  const ratingRows = await db.query<{ user_id: number; story_id: number; rating: number }>(
-    'select user_id, story_id, rating from ratings',
-  );
-  const ratings = new Map(ratingRows.map((r) => [`${r.user_id}:${r.story_id}`, Number(r.rating)]));
-  const commentRows = await db.query<{ id: number }>('select id from comments');
-  const comments = new Set(commentRows.map((c) => Number(c.id)));
-  const bookmarkRows = await db.query<{ user_id: number; story_id: number }>(
-    'select user_id, story_id from bookmarks',
-  );
-  const bookmarks = new Set(bookmarkRows.map((b) => `${b.user_id}:${b.story_id}`));
+  const missing = await missingWrites(db, acked);
   const lost = {
-    signups: [...acked.signups].filter((e) => !emails.has(e)).length,
-    ratings: [...acked.ratings].filter(([k, v]) => Math.abs((ratings.get(k) ?? -1) - v) > 1e-6)
-      .length,
-    comments: [...acked.comments].filter((id) => !comments.has(id)).length,
-    bookmarks: [...acked.bookmarks].filter((k) => !bookmarks.has(k)).length,
+    signups: missing.signups.length,
+    ratings: missing.ratings.length,
+    comments: missing.comments.length,
+    bookmarks: missing.bookmarks.length,
   };
   const codes = result.statusCodeStats;
   const figures: LoadFigures = {
@@ -346,12 +329,7 @@ export async function runLoad(): Promise<LoadFigures> {
     timeouts: result.timeouts,
     errors: result.errors,
     byOp,
-    acknowledged: {
-      signups: acked.signups.size,
-      ratings: acked.ratings.size,
-      comments: acked.comments.size,
-      bookmarks: acked.bookmarks.size,
-    },
+    acknowledged: ackedCounts(acked),
     lost,
     exitCode,
     ok: false,
@@ -366,7 +344,6 @@ export async function runLoad(): Promise<LoadFigures> {
 
 /** Prints the figures as the issue names them. */
 export function printLoad(f: LoadFigures) {
-  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
   console.log(`
 Load (${f.connections} clients, ${f.durationS} s, ${f.database}, rate limits raised)
   requests        ${f.requests}  (${f.reqPerSec} req/s)
@@ -375,9 +352,7 @@ Load (${f.connections} clients, ${f.durationS} s, ${f.database}, rate limits rai
   5xx             ${f.status5xx}  (503 under pressure: ${f.status503})
   timeouts        ${f.timeouts}  (socket errors ${f.errors})
   429             ${f.status429}
-  acknowledged    ${sum(f.acknowledged)} writes (${Object.entries(f.acknowledged)
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ')})
+  acknowledged    ${sum(f.acknowledged)} writes (${byKind(f.acknowledged)})
   lost            ${sum(f.lost)}
   drained exit    ${f.exitCode}
   by operation    ${Object.entries(f.byOp)
@@ -386,16 +361,4 @@ Load (${f.connections} clients, ${f.durationS} s, ${f.database}, rate limits rai
   ${f.ok ? 'PASS' : 'FAIL'}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  try {
-    const figures = await runLoad();
-    printLoad(figures);
-    fs.writeFileSync(path.join(ROOT, '.tmp', 'soak-load.json'), JSON.stringify(figures, null, 2));
-    await cleanup();
-    process.exit(figures.ok ? 0 : 1);
-  } catch (err) {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  }
-}
+if (isEntry(import.meta.url)) await runAlone('soak-load', runLoad, printLoad);
