@@ -14,6 +14,7 @@ import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
+import { installRequestLog, serverLogger } from './plugins/request-log.ts';
 import { installInputHygiene } from './plugins/input-hygiene.ts';
 import { startCacheBus, type CacheBus } from './plugins/cache-bus.ts';
 import { changeFeed } from './cache/changes.ts';
@@ -135,8 +136,11 @@ export async function buildApp(
     secrets,
   });
 
+  const log = opts.logger ? serverLogger() : null;
   const app = Fastify({
-    logger: opts.logger ? { level: 'info' } : false,
+    ...(log ? { loggerInstance: log.logger } : { logger: false }),
+    // One line per request from installRequestLog instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Behind a proxy (TRUST_PROXY) the client's address comes from X-Forwarded-For, so rate
@@ -158,6 +162,7 @@ export async function buildApp(
     },
   });
 
+  if (log) installRequestLog(app);
   // Security headers first: their hook must run before any other can answer.
   installSecurityHeaders(app, config);
   // Load shedding next, so a request refused past capacity costs no other work.
@@ -363,6 +368,7 @@ export async function buildApp(
     // Jobs in flight finish before the database they write to closes.
     await queue.stop();
     await database.close();
+    log?.flush();
   });
   return { app, database, storage, queue, carrier, dispatch, mail: mailOut, keys, cacheBus: bus };
 }
