@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { createHash } from 'node:crypto';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -7,62 +9,230 @@ declare module 'fastify' {
   }
 }
 
-interface Entry {
-  at: number;
-  payload: string;
-  headers: Record<string, string>;
+/** Content encodings a prepared answer can be sent in, best first. */
+type Encoding = 'br' | 'gzip' | 'deflate';
+const ENCODINGS: readonly Encoding[] = ['br', 'gzip', 'deflate'];
+
+/** Below this many bytes an answer goes out uncompressed (@fastify/compress's threshold). */
+const COMPRESS_THRESHOLD = 1024;
+
+/**
+ * An answer worked out once and sent many times: its bytes, ETag and compressed variants are
+ * computed when it is made (the variants on first demand), so sending it hashes, encodes and
+ * compresses nothing. A hit on a string answer cost a UTF-8 length scan, an encode on write,
+ * a SHA-1 of the whole body (pages) and a compression stream per request.
+ */
+export interface PreparedAnswer {
+  /** When it was made (Date.now()), for the caller's time to live. */
+  readonly at: number;
+  readonly status: number;
+  readonly body: Buffer;
+  /** Weak ETag in @fastify/etag's format (W/"<sha1 base64>"), so clients' copies stay valid. */
+  readonly etag: string;
+  /** Headers sent with every variant (content-type, cache-control, vary, etag). */
+  readonly headers: Record<string, string>;
+  /** Compressed bodies, each made the first time a reader accepts it. */
+  readonly variants: Partial<Record<Encoding, Buffer>>;
+}
+
+/** Weak ETag of `body`, the same value @fastify/etag ({weak: true}) gives it. */
+export const weakEtag = (body: Buffer | string): string =>
+  `W/"${createHash('sha1').update(body).digest('base64')}"`;
+
+/**
+ * Prepares an answer for sending many times. `headers` must hold content-type and may hold
+ * cache-control and vary; accept-encoding is added to vary, as every variant depends on it.
+ */
+export function prepareAnswer(
+  status: number,
+  body: string | Buffer,
+  headers: Record<string, string>,
+  etag?: string,
+): PreparedAnswer {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const tag = etag ?? weakEtag(bytes);
+  const vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
+  return {
+    at: Date.now(),
+    status,
+    body: bytes,
+    etag: tag,
+    headers: { ...headers, vary, etag: tag },
+    variants: {},
+  };
+}
+
+const compressors: Record<Encoding, (body: Buffer) => Buffer> = {
+  // Quality 4 (@fastify/compress's default): near gzip's speed, smaller output.
+  br: (body) =>
+    zlib.brotliCompressSync(body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  gzip: (body) => zlib.gzipSync(body),
+  deflate: (body) => zlib.deflateSync(body),
+};
+
+/** q-value of one Accept-Encoding entry ("br;q=0.5" -> 0.5); no q means 1. */
+function qualityOf(params: string[]): number {
+  for (const p of params) {
+    const [name, value] = p.split('=');
+    if (name?.trim() === 'q') {
+      const q = Number(value);
+      return Number.isFinite(q) ? q : 0;
+    }
+  }
+  return 1;
+}
+
+/**
+ * The encoding to answer in for an Accept-Encoding header, or null for identity. Highest q
+ * wins, ties go to br, gzip, deflate in that order; '*' and x-gzip count as gzip, as in
+ * @fastify/compress.
+ */
+export function negotiateEncoding(header: string): Encoding | null {
+  let best: Encoding | null = null;
+  let bestQ = 0;
+  let identityQ = 0.001; // identity is acceptable unless refused, but loses to any encoding
+  for (const entry of header.toLowerCase().split(',')) {
+    const [rawName = '', ...params] = entry.split(';');
+    let name = rawName.trim();
+    if (name === '*' || name === 'x-gzip') name = 'gzip';
+    const q = qualityOf(params);
+    if (name === 'identity') identityQ = q;
+    const rank = ENCODINGS.indexOf(name as Encoding);
+    if (rank < 0 || q <= 0) continue;
+    if (q > bestQ || (q === bestQ && best !== null && rank < ENCODINGS.indexOf(best))) {
+      best = name as Encoding;
+      bestQ = q;
+    }
+  }
+  return best && bestQ >= identityQ ? best : null;
+}
+
+// Browsers send a handful of distinct headers: each is parsed once.
+const negotiated = new Map<string, Encoding | null>();
+const NEGOTIATED_MAX = 256;
+const encodingFor = (header: string | undefined): Encoding | null => {
+  if (!header) return null;
+  let found = negotiated.get(header);
+  if (found === undefined) {
+    found = negotiateEncoding(header);
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(header, found);
+  }
+  return found;
+};
+
+/** Whether the request's If-None-Match names this ETag (weak comparison, as @fastify/etag). */
+const matches = (request: FastifyRequest, etag: string): boolean => {
+  const inm = request.headers['if-none-match'];
+  return inm !== undefined && (inm === etag || `W/${inm}` === etag || inm === `W/${etag}`);
+};
+
+/**
+ * The body to send for this request (compressed when the reader accepts it), with its headers
+ * set on the reply; content-encoding and etag being set makes @fastify/compress and
+ * @fastify/etag pass it through untouched. null when the reader's copy is current (304).
+ */
+export function chooseBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: PreparedAnswer,
+): Buffer | null {
+  reply.headers(answer.headers);
+  if (matches(request, answer.etag)) {
+    reply.code(304);
+    return null;
+  }
+  reply.code(answer.status);
+  const encoding =
+    answer.body.length >= COMPRESS_THRESHOLD
+      ? encodingFor(request.headers['accept-encoding'])
+      : null;
+  if (!encoding) return answer.body;
+  let variant = answer.variants[encoding];
+  if (!variant) variant = answer.variants[encoding] = compressors[encoding](answer.body);
+  reply.header('content-encoding', encoding);
+  return variant;
+}
+
+/** Sends a prepared answer: 304 when the reader has it, else its bytes in the best encoding. */
+export function sendPrepared(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: PreparedAnswer,
+): FastifyReply {
+  const body = chooseBody(request, reply, answer);
+  return body === null ? reply.send() : reply.send(body);
 }
 
 const MAX_ENTRIES = 2_000;
-const KEPT_HEADERS = ['content-type', 'cache-control', 'etag'];
+const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const;
 
 /** The cache's handle, so that writes (publishing, later) can drop what they made stale. */
 export interface ResponseCache {
+  /** Drops every cached answer. */
   clear(): void;
+  /** Drops the answers whose URL starts with `prefix` (a string) or satisfies the predicate. */
+  drop(match: string | ((url: string) => boolean)): void;
 }
 
 /**
  * A short in-memory cache of public answers that are the same for everyone, keyed by URL.
  * It runs after authentication, so a bad token is still refused before a cached answer goes out.
+ * Entries are prepared answers: a hit sends stored bytes with a stored ETag, compressed once.
  */
 export function installResponseCache(app: FastifyInstance): ResponseCache {
-  const entries = new Map<string, Entry>();
+  const entries = new Map<string, PreparedAnswer>();
 
-  app.addHook('preHandler', async (request, reply) => {
-    const rule = request.routeOptions.config?.cache;
-    if (!rule || request.method !== 'GET' || (rule.only === 'visitors' && request.viewer)) return;
+  // Plain callbacks: these run on every request to a cached route.
+  app.addHook('preHandler', (request, reply, done) => {
+    const rule = request.routeOptions.config.cache;
+    if (!rule || request.method !== 'GET' || (rule.only === 'visitors' && request.viewer))
+      return done();
     const hit = entries.get(request.url);
-    if (!hit || Date.now() - hit.at > rule.ttlMs) return;
-    if (request.headers['if-none-match'] === hit.headers.etag) {
-      return reply
-        .status(304)
-        .headers({ etag: hit.headers.etag, 'cache-control': hit.headers['cache-control'] })
-        .send();
-    }
-    return reply.headers(hit.headers).send(hit.payload);
+    if (!hit || Date.now() - hit.at > rule.ttlMs) return done();
+    // Not calling done(): the reply is sent here and the handler does not run.
+    sendPrepared(request, reply, hit);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const rule = request.routeOptions.config?.cache;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const rule = request.routeOptions.config.cache;
     if (
       !rule ||
       request.method !== 'GET' ||
       reply.statusCode !== 200 ||
-      typeof payload !== 'string'
+      typeof payload !== 'string' ||
+      (rule.only === 'visitors' && request.viewer)
     )
-      return payload;
-    if (rule.only === 'visitors' && request.viewer) return payload;
-    const hit = entries.get(request.url);
-    if (hit && Date.now() - hit.at <= rule.ttlMs) return payload;
+      return done(null, payload);
     const headers: Record<string, string> = {};
     for (const name of KEPT_HEADERS) {
       const value = reply.getHeader(name);
       if (typeof value === 'string') headers[name] = value;
     }
+    // @fastify/etag (registered first) has already tagged the string: the same tag, not a second hash.
+    const etag = reply.getHeader('etag');
+    const answer = prepareAnswer(
+      200,
+      payload,
+      headers,
+      typeof etag === 'string' ? etag : undefined,
+    );
     if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(request.url, { at: Date.now(), payload, headers });
-    return payload;
+    entries.set(request.url, answer);
+    done(null, chooseBody(request, reply, answer) ?? '');
   });
 
-  return { clear: () => entries.clear() };
+  return {
+    clear: () => entries.clear(),
+    drop: (match) => {
+      const test = typeof match === 'string' ? (url: string) => url.startsWith(match) : match;
+      for (const url of entries.keys()) if (test(url)) entries.delete(url);
+    },
+  };
 }

@@ -12,6 +12,7 @@ import {
   type UiLang,
 } from '@kathamala/domain';
 import { AppError } from '../../errors.ts';
+import { prepareAnswer, sendPrepared, type PreparedAnswer } from '../../plugins/response-cache.ts';
 import type { StoriesService } from '../stories/service.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import { composePage, type WebBuild } from './ssr.ts';
@@ -35,11 +36,18 @@ const LEADERBOARD_PERIODS: readonly LeaderboardPeriod[] = ['week', 'month', 'all
 const MAX_ID = 2_147_483_647;
 const RENDER_CACHE_MAX = 500;
 
+// Compiled once: this runs on every page request, cached or not.
+const UI_LANG = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`);
 const uiLangOf = (request: FastifyRequest): UiLang => {
-  const match = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`).exec(
-    request.headers.cookie ?? '',
-  );
-  return match?.[1] === 'si' ? 'si' : 'en';
+  const cookie = request.headers.cookie;
+  return cookie && UI_LANG.exec(cookie)?.[1] === 'si' ? 'si' : 'en';
+};
+
+/** Headers of every rendered page; Vary: Cookie as the UI language comes from a cookie. */
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'public, max-age=0, must-revalidate',
+  vary: 'Cookie',
 };
 
 /** Server-rendered pages: public pages get their data prefetched so their text is in the HTML. */
@@ -61,7 +69,8 @@ export function pageRoutes(
       : deps.config;
 
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
-  const cache = new Map<string, { at: number; status: number; html: string }>();
+  // Entries are prepared answers: a hit sends stored bytes, ETag and compressed variants.
+  const cache = new Map<string, PreparedAnswer>();
 
   /** The data a public page shows, and 404 when its story or author does not exist. */
   const prefetch = async (
@@ -145,12 +154,13 @@ export function pageRoutes(
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet. Run `npm run build` (or `npm start`), then reload.');
     }
-    const url = new URL(request.url, 'http://local');
     const uiLang = uiLangOf(request);
-    const key = `${uiLang} ${url.pathname}${url.search}`;
+    // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
+    const key = `${uiLang} ${request.url}`;
     const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPage(reply, hit.status, hit.html);
+    if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPrepared(request, reply, hit);
 
+    const url = new URL(request.url, 'http://local');
     const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
     const { data, status } = known
       ? await prefetch(url.pathname, url.searchParams)
@@ -158,23 +168,27 @@ export function pageRoutes(
     const boot: BootData = { config: clientConfig, data, uiLang, status };
     const rendered = await deps.web.render(url.pathname + url.search, boot);
     const html = composePage(deps.web.template, packBootData(boot), rendered, deps.web.catalogues);
+    const answer = prepareAnswer(rendered.status, html, PAGE_HEADERS);
     if (cache.size >= RENDER_CACHE_MAX) cache.clear();
-    cache.set(key, { at: Date.now(), status: rendered.status, html });
-    return sendPage(reply, rendered.status, html);
+    cache.set(key, answer);
+    return sendPrepared(request, reply, answer);
   };
 
-  app.get('/', { schema: { hide: true } }, render);
-  app.get('/category', { schema: { hide: true } }, render);
-  app.get('/details/:storyId/', { schema: { hide: true } }, render);
-  app.get('/details/:storyId/:partId/', { schema: { hide: true } }, render);
-  app.get('/author/:authorId/', { schema: { hide: true } }, render);
-  return { render, clear: () => cache.clear() };
+  // Pages are compressed once per rendering (prepareAnswer), not per request by @fastify/compress.
+  const options = { schema: { hide: true }, compress: false } as const;
+  app.get('/', options, render);
+  app.get('/category', options, render);
+  app.get('/details/:storyId/', options, render);
+  app.get('/details/:storyId/:partId/', options, render);
+  app.get('/author/:authorId/', options, render);
+  return {
+    render,
+    /** Drops every rendered page. */
+    clear: () => cache.clear(),
+    /** Drops the pages whose URL starts with `prefix` (a string) or satisfies the predicate. */
+    drop: (match: string | ((url: string) => boolean)) => {
+      const test = typeof match === 'string' ? (url: string) => url.startsWith(match) : match;
+      for (const key of cache.keys()) if (test(key.slice(key.indexOf(' ') + 1))) cache.delete(key);
+    },
+  };
 }
-
-const sendPage = (reply: FastifyReply, status: number, html: string) =>
-  reply
-    .status(status)
-    .header('cache-control', 'public, max-age=0, must-revalidate')
-    .header('vary', 'Cookie')
-    .type('text/html; charset=utf-8')
-    .send(html);
