@@ -42,6 +42,10 @@ export function runPrimary(config: Config): void {
       console.log(
         `Kathamala is running at ${config.publicUrl} (PostgreSQL, ${wanted} workers listening; primary ${process.pid})`,
       );
+      if (config.smsProvider === 'simulator' || config.billingProvider === 'simulator')
+        console.log(
+          `Carrier: the simulator, one in each worker (SMS outbox ${config.dataDir}/sms-outbox.jsonl, page ${config.publicUrl}/dev/sms/)`,
+        );
     }
   });
 
