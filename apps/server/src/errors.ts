@@ -71,6 +71,8 @@ export function describeValidation(errors: AjvError[], context: string | undefin
         : `${label} is not in the expected format.`;
     case 'pattern':
       return `${label} contains characters that are not allowed.`;
+    case 'enum':
+      return `${label} must be one of: ${(first.params.allowedValues as unknown[]).join(', ')}.`;
     case 'const':
       return options.length > 1
         ? `${label} must be one of: ${options.join(', ')}.`

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdParam, Language, StoryKind } from './common.ts';
+import { IdParam, Language, NullableNumber, StoryKind } from './common.ts';
 import { MAX_PAGE, LIMITS } from '../constants.ts';
 
 export const AuthorRef = Type.Object({ authorId: Type.Integer(), name: Type.String() });
@@ -135,7 +135,7 @@ export const StoryDetails = Type.Object({
   audioBooks: Type.Array(AudioBook),
   numberOfparts: Type.Integer(),
   subscribed: Type.Boolean(),
-  userRating: Type.Union([Type.Number(), Type.Null()]),
+  userRating: NullableNumber,
   bookmarked: Type.Boolean(),
   alertEnabled: Type.Boolean(),
 });
