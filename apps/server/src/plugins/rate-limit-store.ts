@@ -24,6 +24,8 @@ const SAFE_FRACTION = 0.25;
  * old count.
  */
 export const FRESH_MS = 2 * FLUSH_MS;
+/** How long close() waits for the last flush. */
+const CLOSE_WAIT_MS = 2_000;
 /** Keys kept in memory at most (one per reader and route limit); beyond, requests count in PostgreSQL. */
 const MAX_KEYS = 100_000;
 
@@ -267,8 +269,13 @@ export function postgresRateLimitStore(db: Db) {
     close: async () => {
       clearInterval(flusher);
       clearInterval(sweep);
-      await flushing;
-      await flush();
+      // A database that does not answer must not hold the shutdown: the counts are only counts.
+      let timer: NodeJS.Timeout | undefined;
+      const giveUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      });
+      await Promise.race([(flushing ?? Promise.resolve()).then(() => flush()), giveUp]);
+      clearTimeout(timer);
     },
   };
 }
