@@ -2,7 +2,6 @@ import path from 'node:path';
 import fs from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
-import etag from '@fastify/etag';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -14,6 +13,7 @@ import { ensureReferenceData } from './db/reference.ts';
 import { seedDemo } from './db/seed/index.ts';
 import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors.ts';
 import { installAuth } from './plugins/auth.ts';
+import { installEtags } from './plugins/etag.ts';
 import { installRequestLog, serverLogger } from './plugins/request-log.ts';
 import { installInputHygiene } from './plugins/input-hygiene.ts';
 import { startCacheBus, type CacheBus } from './plugins/cache-bus.ts';
@@ -191,7 +191,7 @@ export async function buildApp(
     }),
   });
   await app.register(compress, { threshold: 1024 });
-  await app.register(etag, { weak: true });
+  installEtags(app);
 
   // Our plugins.
   installErrorHandling(app);
