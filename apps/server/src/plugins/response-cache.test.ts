@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import etag from '@fastify/etag';
+import rateLimit from '@fastify/rate-limit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   installResponseCache,
@@ -170,6 +171,23 @@ describe('response cache', () => {
       headers: { 'if-none-match': String(res.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('hits and the rate limit', () => {
+  it('counts a hit against the rate limit, which answers 429 past it', async () => {
+    const limited = Fastify();
+    await limited.register(rateLimit, { max: 2, timeWindow: '1 minute' });
+    await limited.register(etag, { weak: true });
+    limited.decorateRequest('viewer', null);
+    installResponseCache(limited);
+    let runs = 0;
+    limited.get('/list', { config: { cache: { ttlMs: 60_000 } } }, async () => ({ n: ++runs }));
+    expect((await limited.inject('/list')).statusCode).toBe(200);
+    expect((await limited.inject('/list')).statusCode).toBe(200);
+    expect(runs).toBe(1);
+    expect((await limited.inject('/list')).statusCode).toBe(429);
+    await limited.close();
   });
 });
 

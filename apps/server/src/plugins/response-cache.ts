@@ -189,8 +189,11 @@ export interface ResponseCache {
 export function installResponseCache(app: FastifyInstance): ResponseCache {
   const entries = new Map<string, PreparedAnswer>();
 
-  // Plain callbacks: these run on every request to a cached route.
-  app.addHook('preHandler', (request, reply, done) => {
+  // Plain callbacks: these run on every request to a cached route. A hit is answered in
+  // preParsing, after every onRequest hook (authentication, load shedding and the rate limit,
+  // which @fastify/rate-limit adds per route) and before validation and preHandler hooks: the
+  // URL it is keyed by passed all of them when the answer was made.
+  app.addHook('preParsing', (request, reply, _payload, done) => {
     const rule = request.routeOptions.config.cache;
     if (!rule || request.method !== 'GET' || (rule.only === 'visitors' && request.viewer))
       return done();

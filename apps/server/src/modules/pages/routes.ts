@@ -147,6 +147,28 @@ export function pageRoutes(
     return { data, status: 200 };
   };
 
+  // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
+  const cacheKey = (request: FastifyRequest, uiLang: UiLang) => `${uiLang} ${request.url}`;
+  const fresh = (key: string): PreparedAnswer | null => {
+    const hit = cache.get(key);
+    return hit && Date.now() - hit.at < RENDER_CACHE_MS ? hit : null;
+  };
+
+  /**
+   * A rendered page still fresh is sent in preParsing, after every onRequest hook (security
+   * headers, load shedding, the rate limit), skipping the rest of the request's hooks.
+   */
+  const sendHit = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    _payload: unknown,
+    done: () => void,
+  ) => {
+    const hit = deps.web ? fresh(cacheKey(request, uiLangOf(request))) : null;
+    if (!hit) return done();
+    sendPrepared(request, reply, hit);
+  };
+
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!deps.web) {
       return reply
@@ -155,10 +177,9 @@ export function pageRoutes(
         .send('The web app is not built yet. Run `npm run build` (or `npm start`), then reload.');
     }
     const uiLang = uiLangOf(request);
-    // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
-    const key = `${uiLang} ${request.url}`;
-    const hit = cache.get(key);
-    if (hit && Date.now() - hit.at < RENDER_CACHE_MS) return sendPrepared(request, reply, hit);
+    const key = cacheKey(request, uiLang);
+    const hit = fresh(key);
+    if (hit) return sendPrepared(request, reply, hit);
 
     const url = new URL(request.url, 'http://local');
     const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
@@ -175,7 +196,7 @@ export function pageRoutes(
   };
 
   // Pages are compressed once per rendering (prepareAnswer), not per request by @fastify/compress.
-  const options = { schema: { hide: true }, compress: false } as const;
+  const options = { schema: { hide: true }, compress: false, preParsing: sendHit } as const;
   app.get('/', options, render);
   app.get('/category', options, render);
   app.get('/details/:storyId/', options, render);
