@@ -210,8 +210,15 @@ export async function buildApp(
     responseCache.clear();
     clearPages();
   };
+  let dropPages: (prefix: string) => void = () => {};
   changes.on((c) => {
     if (c.kind === 'public' || c.kind === 'all') dropLocal();
+    // One story's row or episodes (a rating, a new cover, an edit): its own answers and pages
+    // now; lists that show it catch up within their few seconds.
+    if (c.kind === 'story') {
+      responseCache.drop(`/api/v1/story/${c.id}/`);
+      dropPages(`/details/${c.id}/`);
+    }
   });
   const bus = await startCacheBus(database, config.databaseUrl, (c) => changes.emit(c));
   cacheBus = bus;
@@ -347,6 +354,7 @@ export async function buildApp(
     config: { imagesHost: config.imagesHost, publicUrl: config.publicUrl },
   });
   clearPages = pages.clear;
+  dropPages = pages.drop;
 
   app.setNotFoundHandler(async (request, reply) => {
     const isPage =
@@ -362,7 +370,7 @@ export async function buildApp(
   app.addHook('onClose', async () => {
     await bus.close();
     keys.close();
-    rateLimits.close();
+    await rateLimits.close();
     s3?.close();
     await carrier.close();
     // Jobs in flight finish before the database they write to closes.

@@ -108,8 +108,9 @@ export function engagementService(deps: EngagementDeps) {
       const result = await db.transaction(async (tx) =>
         engagementRepo(tx as unknown as Db).rate(viewer.userId, storyId, rating),
       );
-      // Lists and previews show the mean; other stories' scores follow the site mean in the roll-up.
-      deps.invalidate();
+      // The story's row changed: its trigger's notice drops its preview and pages everywhere.
+      // Lists show the new mean within their few seconds; other stories' scores follow the site
+      // mean in the roll-up.
       await scheduleRollup();
       return {
         accesstoken: await deps.reissueToken(viewer),
