@@ -10,6 +10,7 @@
 // and whether every p95 is under SEARCH_BENCH_GOAL_MS (default 50); exits 1 when one is not.
 // Results also go to .tmp/search-bench.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
@@ -65,7 +66,9 @@ try {
     `${Number(sizes!.stories).toLocaleString('en')} stories, ` +
       `${Number(sizes!.episodes).toLocaleString('en')} episodes, ` +
       `${Number(sizes!.words).toLocaleString('en')} vocabulary words; ` +
-      `${WORDS} words x ${CALLS} calls per kind`,
+      `${WORDS} words x ${CALLS} calls per kind; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
   );
   const results: {
     kind: string;
@@ -116,6 +119,8 @@ try {
       }
     }
   }
+  const load = loadavg().map((l) => Number(l.toFixed(1)));
+  console.log(`load average at the end: ${load.join(' ')}`);
   const slow = results.filter((r) => r.p95 >= GOAL_MS);
   console.log(
     slow.length
@@ -125,7 +130,7 @@ try {
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   writeFileSync(
     path.join(ROOT, '.tmp', 'search-bench.json'),
-    JSON.stringify({ sizes, calls: CALLS, goalMs: GOAL_MS, results }, null, 2),
+    JSON.stringify({ sizes, calls: CALLS, goalMs: GOAL_MS, load, results }, null, 2),
   );
   if (slow.length) process.exitCode = 1;
 } finally {
