@@ -10,6 +10,7 @@ import {
   prepareAnswer,
   sendPrepared,
   weakEtag,
+  urlMatcher,
   type ResponseCache,
 } from './response-cache.ts';
 
@@ -171,6 +172,17 @@ describe('response cache', () => {
       headers: { 'if-none-match': String(res.headers.etag) },
     });
     expect(again.statusCode).toBe(304);
+  });
+});
+
+describe('urlMatcher', () => {
+  it('matches a prefix, and the address without its trailing slash', () => {
+    const m = urlMatcher('/details/3/');
+    for (const url of ['/details/3/', '/details/3/2/', '/details/3', '/details/3?x=1'])
+      expect(m(url), url).toBe(true);
+    for (const url of ['/details/30/', '/details/30', '/details/', '/api/v1/story/3/'])
+      expect(m(url), url).toBe(false);
+    expect(urlMatcher((url) => url === '/a')('/a')).toBe(true);
   });
 });
 

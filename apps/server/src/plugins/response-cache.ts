@@ -173,11 +173,22 @@ export function sendPrepared(
 const MAX_ENTRIES = 2_000;
 const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const;
 
+/**
+ * A URL test for drop(): a string is a prefix, and one ending in '/' also matches the same
+ * address without it (routes ignore a trailing slash: '/details/3' is '/details/3/').
+ */
+export function urlMatcher(match: string | ((url: string) => boolean)): (url: string) => boolean {
+  if (typeof match !== 'string') return match;
+  const bare = match.endsWith('/') ? match.slice(0, -1) : null;
+  return (url) =>
+    url.startsWith(match) || (bare !== null && (url === bare || url.startsWith(`${bare}?`)));
+}
+
 /** The cache's handle, so that writes (publishing, later) can drop what they made stale. */
 export interface ResponseCache {
   /** Drops every cached answer. */
   clear(): void;
-  /** Drops the answers whose URL starts with `prefix` (a string) or satisfies the predicate. */
+  /** Drops the answers whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
   drop(match: string | ((url: string) => boolean)): void;
 }
 
@@ -234,7 +245,7 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   return {
     clear: () => entries.clear(),
     drop: (match) => {
-      const test = typeof match === 'string' ? (url: string) => url.startsWith(match) : match;
+      const test = urlMatcher(match);
       for (const url of entries.keys()) if (test(url)) entries.delete(url);
     },
   };

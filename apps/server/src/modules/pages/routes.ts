@@ -12,7 +12,12 @@ import {
   type UiLang,
 } from '@kathamala/domain';
 import { AppError } from '../../errors.ts';
-import { prepareAnswer, sendPrepared, type PreparedAnswer } from '../../plugins/response-cache.ts';
+import {
+  prepareAnswer,
+  sendPrepared,
+  urlMatcher,
+  type PreparedAnswer,
+} from '../../plugins/response-cache.ts';
 import type { StoriesService } from '../stories/service.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
 import { composePage, type WebBuild } from './ssr.ts';
@@ -206,9 +211,9 @@ export function pageRoutes(
     render,
     /** Drops every rendered page. */
     clear: () => cache.clear(),
-    /** Drops the pages whose URL starts with `prefix` (a string) or satisfies the predicate. */
+    /** Drops the pages whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
     drop: (match: string | ((url: string) => boolean)) => {
-      const test = typeof match === 'string' ? (url: string) => url.startsWith(match) : match;
+      const test = urlMatcher(match);
       for (const key of cache.keys()) if (test(key.slice(key.indexOf(' ') + 1))) cache.delete(key);
     },
   };
