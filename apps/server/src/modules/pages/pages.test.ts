@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, coverUrl, type StoryListItem } from '@kathamala/domain';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -121,6 +122,41 @@ describe('server-rendered public pages', () => {
   it('renders in Sinhala when the language cookie says so', async () => {
     const res = await page('/', 'lang=si');
     expect(res.body).toMatch(/<html lang="si"/);
+  });
+
+  it('sends a rendered page again from memory: same bytes and ETag, 304, br and gzip', async () => {
+    const url = `/?edge=${Date.now()}`;
+    // Readers arriving together share one rendering.
+    const together = await Promise.all([1, 2, 3, 4].map(() => page(url)));
+    for (const res of together) {
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toBe(together[0]!.body);
+      expect(res.headers.etag).toBe(together[0]!.headers.etag);
+    }
+    const first = together[0]!;
+    expect(first.headers.etag).toMatch(/^W\/"/);
+    expect(first.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    expect(first.headers.vary).toBe('Cookie, accept-encoding');
+    const etag = String(first.headers.etag);
+    const current = await t.app.inject({
+      url,
+      headers: { accept: 'text/html', 'if-none-match': etag },
+    });
+    expect(current.statusCode).toBe(304);
+    expect(current.body).toBe('');
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const res = await t.app.inject({
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': encoding },
+      });
+      expect(res.headers['content-encoding']).toBe(encoding);
+      expect(decode(res.rawPayload).toString('utf8')).toBe(first.body);
+    }
+    // The Sinhala page is another entry.
+    expect((await page(url, 'lang=si')).body).toMatch(/<html lang="si"/);
   });
 
   it('serves robots.txt, a sitemap of the stories, the manifest and the favicon', async () => {

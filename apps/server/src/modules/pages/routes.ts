@@ -174,6 +174,23 @@ export function pageRoutes(
     sendPrepared(request, reply, hit);
   };
 
+  // Renderings under way, by cache key.
+  const rendering = new Map<string, Promise<PreparedAnswer>>();
+
+  /** Prefetches a page's data and renders it (status 404 for an unknown address). */
+  const renderPage = async (address: string, uiLang: UiLang): Promise<PreparedAnswer> => {
+    const web = deps.web!;
+    const url = new URL(address, 'http://local');
+    const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
+    const { data, status } = known
+      ? await prefetch(url.pathname, url.searchParams)
+      : { data: {}, status: 404 };
+    const boot: BootData = { config: clientConfig, data, uiLang, status };
+    const rendered = await web.render(url.pathname + url.search, boot);
+    const html = composePage(web.template, packBootData(boot), rendered, web.catalogues);
+    return prepareAnswer(rendered.status, html, PAGE_HEADERS);
+  };
+
   const render = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!deps.web) {
       return reply
@@ -186,17 +203,26 @@ export function pageRoutes(
     const hit = fresh(key);
     if (hit) return sendPrepared(request, reply, hit);
 
-    const url = new URL(request.url, 'http://local');
-    const known = KNOWN_ROUTES.some((r) => r.test(url.pathname));
-    const { data, status } = known
-      ? await prefetch(url.pathname, url.searchParams)
-      : { data: {}, status: 404 };
-    const boot: BootData = { config: clientConfig, data, uiLang, status };
-    const rendered = await deps.web.render(url.pathname + url.search, boot);
-    const html = composePage(deps.web.template, packBootData(boot), rendered, deps.web.catalogues);
-    const answer = prepareAnswer(rendered.status, html, PAGE_HEADERS);
-    if (cache.size >= RENDER_CACHE_MAX) cache.clear();
-    cache.set(key, answer);
+    // One rendering per page at a time: readers arriving while it runs (a page just expired
+    // or dropped under load) wait for it instead of each running React and the queries again.
+    let pending = rendering.get(key);
+    if (!pending) {
+      const mine: Promise<PreparedAnswer> = renderPage(request.url, uiLang)
+        .then((answer) => {
+          // Not kept when a drop or clear came meanwhile: its data may predate the change.
+          if (rendering.get(key) === mine) {
+            if (cache.size >= RENDER_CACHE_MAX) cache.clear();
+            cache.set(key, answer);
+          }
+          return answer;
+        })
+        .finally(() => {
+          if (rendering.get(key) === mine) rendering.delete(key);
+        });
+      rendering.set(key, mine);
+      pending = mine;
+    }
+    const answer = await pending;
     return sendPrepared(request, reply, answer);
   };
 
@@ -210,11 +236,16 @@ export function pageRoutes(
   return {
     render,
     /** Drops every rendered page. */
-    clear: () => cache.clear(),
+    clear: () => {
+      cache.clear();
+      rendering.clear();
+    },
     /** Drops the pages whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
     drop: (match: string | ((url: string) => boolean)) => {
       const test = urlMatcher(match);
-      for (const key of cache.keys()) if (test(key.slice(key.indexOf(' ') + 1))) cache.delete(key);
+      const url = (key: string) => key.slice(key.indexOf(' ') + 1);
+      for (const key of cache.keys()) if (test(url(key))) cache.delete(key);
+      for (const key of rendering.keys()) if (test(url(key))) rendering.delete(key);
     },
   };
 }
