@@ -152,6 +152,26 @@ export const stories = pgTable(
     index('stories_title_trgm_idx').using('gin', sql`fold_key(${t.title}) gin_trgm_ops`),
     index('stories_title_singlish_trgm_idx').using('gin', sql`${t.titleKey} gin_trgm_ops`),
     index('stories_singlish_idx').using('gin', t.singlishDoc),
+    // Search's read tiers (READ_TIERS in modules/stories/repo.ts): the most-read stories' own
+    // full-text indexes, so a word in most stories is answered from them (migration 0014).
+    index('stories_search_reads_1000_idx')
+      .using('gin', t.searchDoc)
+      .where(sql`${t.reads} >= 1000`),
+    index('stories_search_reads_100_idx')
+      .using('gin', t.searchDoc)
+      .where(sql`${t.reads} >= 100`),
+    index('stories_singlish_reads_1000_idx')
+      .using('gin', t.singlishDoc)
+      .where(sql`${t.reads} >= 1000`),
+    index('stories_singlish_reads_100_idx')
+      .using('gin', t.singlishDoc)
+      .where(sql`${t.reads} >= 100`),
+    index('stories_title_singlish_reads_1000_idx')
+      .using('gin', sql`${t.titleKey} gin_trgm_ops`)
+      .where(sql`${t.reads} >= 1000`),
+    index('stories_title_singlish_reads_100_idx')
+      .using('gin', sql`${t.titleKey} gin_trgm_ops`)
+      .where(sql`${t.reads} >= 100`),
   ],
 );
 

@@ -229,3 +229,48 @@ describe('the search answer when cached', () => {
     ]);
   });
 });
+
+describe('search among many matches (read tiers)', () => {
+  /** Public stories holding one word, with these reads; deleted again by the caller. */
+  const manyStories = async (word: string, reads: number[]) => {
+    await t.rows(sql`
+      insert into stories (author_id, title, description, language, category, number_of_parts,
+        last_part_number, reads, search_doc)
+      select (select min(id) from authors), 'Tier ' || r, '', 'english',
+        (select min(slug) from categories), 1, 1, r::int, to_tsvector('simple', ${word})
+      from jsonb_array_elements_text(${JSON.stringify(reads)}::jsonb) as g(r)`);
+  };
+  const page = async (q: string, n: number) => {
+    const res = await t.app.inject({ url: apiPaths.search(q, n) });
+    expect(res.statusCode).toBe(200);
+    return res.json().object as { stories: StoryListItem[]; total: number };
+  };
+
+  it('keeps the 200 most read, whichever tier holds them', async () => {
+    // 10, 20, ..., 2,600 reads: 161 stories of 1,000 reads or more (too few for the first
+    // tier), 251 of 100 or more (the second answers); 2,000 + 1..250: the first tier answers.
+    const fallThrough = Array.from({ length: 260 }, (_, i) => (i + 1) * 10);
+    const firstTier = Array.from({ length: 250 }, (_, i) => 2000 + i + 1);
+    try {
+      await manyStories('quokkaberry', fallThrough);
+      await manyStories('wombatfruit', firstTier);
+      for (const [word, reads] of [
+        ['quokkaberry', fallThrough],
+        ['wombatfruit', firstTier],
+      ] as const) {
+        const best = [...reads].sort((a, b) => b - a).slice(0, 200);
+        const first = await page(word, 1);
+        expect(first.total).toBe(200);
+        expect(first.stories.map((s) => s.reads)).toEqual(best.slice(0, 12));
+        // The last page ends at the 200th most read: no story with fewer reads is offered.
+        const last = await page(word, 17);
+        expect(last.stories.map((s) => s.reads)).toEqual(best.slice(192, 200));
+      }
+      // A rare word still finds its only story, through the whole index.
+      await manyStories('numbatnut', [3]);
+      expect((await page('numbatnut', 1)).stories.map((s) => s.title)).toEqual(['Tier 3']);
+    } finally {
+      await t.rows(sql`delete from stories where title like 'Tier %' and description = ''`);
+    }
+  });
+});
