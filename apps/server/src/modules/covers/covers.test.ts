@@ -452,5 +452,6 @@ describe('upload rate', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 90_000);
+
 });
