@@ -453,5 +453,4 @@ describe('upload rate', () => {
       await t.close();
     }
   }, 90_000);
-
 });
