@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onSendHookHandler,
+  preParsingHookHandler,
+} from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -171,6 +177,10 @@ export function sendPrepared(
 }
 
 const MAX_ENTRIES = 2_000;
+
+/** A route option that holds one hook, several, or none, as a list. */
+const hooksOf = <T>(hooks: T | T[] | undefined): T[] =>
+  hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const;
 
 /**
@@ -200,46 +210,53 @@ export interface ResponseCache {
 export function installResponseCache(app: FastifyInstance): ResponseCache {
   const entries = new Map<string, PreparedAnswer>();
 
-  // Plain callbacks: these run on every request to a cached route. A hit is answered in
-  // preParsing, after every onRequest hook (authentication, load shedding and the rate limit,
-  // which @fastify/rate-limit adds per route) and before validation and preHandler hooks: the
-  // URL it is keyed by passed all of them when the answer was made.
-  app.addHook('preParsing', (request, reply, _payload, done) => {
-    const rule = request.routeOptions.config.cache;
-    if (!rule || request.method !== 'GET' || (rule.only === 'visitors' && request.viewer))
-      return done();
-    const hit = entries.get(request.url);
-    if (!hit || Date.now() - hit.at > rule.ttlMs) return done();
-    // Not calling done(): the reply is sent here and the handler does not run.
-    sendPrepared(request, reply, hit);
-  });
+  // The hooks go on the cached routes only, with their rule in the closure: other routes pay
+  // nothing, and no request reads request.routeOptions (a getter that builds an object).
+  app.addHook('onRoute', (route) => {
+    const rule = route.config?.cache;
+    if (!rule) return;
 
-  app.addHook('onSend', (request, reply, payload, done) => {
-    const rule = request.routeOptions.config.cache;
-    if (
-      !rule ||
-      request.method !== 'GET' ||
-      reply.statusCode !== 200 ||
-      typeof payload !== 'string' ||
-      (rule.only === 'visitors' && request.viewer)
-    )
-      return done(null, payload);
-    const headers: Record<string, string> = {};
-    for (const name of KEPT_HEADERS) {
-      const value = reply.getHeader(name);
-      if (typeof value === 'string') headers[name] = value;
-    }
-    // @fastify/etag (registered first) has already tagged the string: the same tag, not a second hash.
-    const etag = reply.getHeader('etag');
-    const answer = prepareAnswer(
-      200,
-      payload,
-      headers,
-      typeof etag === 'string' ? etag : undefined,
-    );
-    if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(request.url, answer);
-    done(null, chooseBody(request, reply, answer) ?? '');
+    // A hit is answered in preParsing, after every onRequest hook (authentication, load
+    // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
+    // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.
+    const sendHit: preParsingHookHandler = (request, reply, _payload, done) => {
+      if (request.method !== 'GET' || (rule.only === 'visitors' && request.viewer)) return done();
+      const hit = entries.get(request.url);
+      if (!hit || Date.now() - hit.at > rule.ttlMs) return done();
+      // Not calling done(): the reply is sent here and the handler does not run.
+      sendPrepared(request, reply, hit);
+    };
+
+    // First of the route's onSend hooks, so it sees the serialized string before
+    // @fastify/compress (a route hook too) would turn it into a stream; @fastify/etag, a global
+    // hook, has already tagged it: the same tag is kept, not a second hash.
+    const fill: onSendHookHandler = (request, reply, payload, done) => {
+      if (
+        request.method !== 'GET' ||
+        reply.statusCode !== 200 ||
+        typeof payload !== 'string' ||
+        (rule.only === 'visitors' && request.viewer)
+      )
+        return done(null, payload);
+      const headers: Record<string, string> = {};
+      for (const name of KEPT_HEADERS) {
+        const value = reply.getHeader(name);
+        if (typeof value === 'string') headers[name] = value;
+      }
+      const etag = reply.getHeader('etag');
+      const answer = prepareAnswer(
+        200,
+        payload,
+        headers,
+        typeof etag === 'string' ? etag : undefined,
+      );
+      if (entries.size >= MAX_ENTRIES) entries.clear();
+      entries.set(request.url, answer);
+      done(null, chooseBody(request, reply, answer) ?? '');
+    };
+
+    route.preParsing = [sendHit, ...hooksOf(route.preParsing)];
+    route.onSend = [fill, ...hooksOf(route.onSend)];
   });
 
   return {
