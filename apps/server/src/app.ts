@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type onSendHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -224,9 +224,15 @@ export async function buildApp(
   cacheBus = bus;
   // A request that may have written answers only once its changes' notices are back, so the
   // caller's next request (here or, as the notices reach all at once, elsewhere) sees them.
-  app.addHook('onSend', async (request, _reply, payload) => {
-    if (request.method !== 'GET' || request.routeOptions.config?.writes) await bus.sync();
+  // Only on such routes: reads pay nothing.
+  const syncWrites: onSendHookHandler = async (_request, _reply, payload) => {
+    await bus.sync();
     return payload;
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.every((m) => m === 'GET' || m === 'HEAD') || route.config?.writes)
+      route.onSend = [...(route.onSend ? [route.onSend].flat() : []), syncWrites];
   });
   // Public lists and pages: dropped here and announced to the other instances.
   const invalidate = () => {
