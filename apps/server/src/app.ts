@@ -215,9 +215,10 @@ export async function buildApp(
     if (c.kind === 'public' || c.kind === 'all') dropLocal();
     // One story's row or episodes (a rating, a new cover, an edit): its own answers and pages
     // now; lists that show it catch up within their few seconds.
-    if (c.kind === 'story') {
-      responseCache.drop(`/api/v1/story/${c.id}/`);
-      dropPages(`/details/${c.id}/`);
+    if (c.kind === 'story' || c.kind === 'episodes') {
+      const id = c.kind === 'story' ? c.id : c.storyId;
+      responseCache.drop(`/api/v1/story/${id}/`);
+      dropPages(`/details/${id}/`);
     }
   });
   const bus = await startCacheBus(database, config.databaseUrl, (c) => changes.emit(c));

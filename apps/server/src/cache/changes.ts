@@ -6,6 +6,8 @@ export type Change =
   | { kind: 'session'; id: string }
   | { kind: 'user'; id: number }
   | { kind: 'story'; id: number }
+  /** A story's episodes (added, edited, published, withdrawn); its row changes too when counts do. */
+  | { kind: 'episodes'; storyId: number }
   | { kind: 'stories' }
   | { kind: 'viewer'; userId: number }
   | { kind: 'members' }
@@ -34,6 +36,10 @@ export function parseChange(payload: string): Change | null {
     case 'viewer': {
       const userId = positiveInt(arg);
       return userId === null ? null : { kind, userId };
+    }
+    case 'episodes': {
+      const storyId = positiveInt(arg);
+      return storyId === null ? null : { kind, storyId };
     }
     case 'stories':
     case 'members':

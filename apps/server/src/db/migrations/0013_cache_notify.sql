@@ -2,7 +2,8 @@
 -- These triggers tell all of them (LISTEN kathamala_cache) what changed, whoever wrote it: a
 -- request, a job, the carrier's webhook or the seed. NOTIFY is delivered only when the writing
 -- transaction commits, so no instance can drop an entry and refill it from before the change.
--- Payloads are 'kind:id'; identical ones in one transaction arrive once.
+-- Payloads are 'kind:id'; identical ones in one transaction arrive once. A story's row (its
+-- rating, reads) and its episodes are separate kinds: a rating must not drop episode texts.
 CREATE OR REPLACE FUNCTION kathamala_notify_row() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   r record;
@@ -15,7 +16,7 @@ BEGIN
   ELSIF TG_TABLE_NAME = 'stories' THEN
     PERFORM pg_notify('kathamala_cache', 'story:' || r.id);
   ELSIF TG_TABLE_NAME = 'episodes' THEN
-    PERFORM pg_notify('kathamala_cache', 'story:' || r.story_id);
+    PERFORM pg_notify('kathamala_cache', 'episodes:' || r.story_id);
   ELSE
     -- ratings, bookmarks, story_alerts: one reader's own state.
     PERFORM pg_notify('kathamala_cache', 'viewer:' || r.user_id);

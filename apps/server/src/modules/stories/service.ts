@@ -49,11 +49,15 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const viewerStates = new Memo<string, ViewerState>(VIEWER_STATES_KEPT, live);
   cache?.feed.on((change) => {
     switch (change.kind) {
-      case 'story': {
+      case 'story':
+        // The row only (a rating, the reads): its episodes' texts stay.
         storyRows.delete(change.id);
-        const prefix = `${change.id}:`;
-        parts.deleteWhere((key) => key.startsWith(prefix));
         seasons.clear();
+        break;
+      case 'episodes': {
+        storyRows.delete(change.storyId);
+        const prefix = `${change.storyId}:`;
+        parts.deleteWhere((key) => key.startsWith(prefix));
         break;
       }
       case 'viewer': {
