@@ -51,24 +51,20 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
       }[]
     ).map((s) => s.storyId);
 
-  it('a story published through one instance is listed by the other on its next request', async () => {
-    const reader = await post(a, apiPaths.signup(), {
-      email: 'bus@example.com',
+  /** An author signed up and registered through A, with a story of theirs (not yet out). */
+  const newStory = async (handle: string, name: string, title: string) => {
+    const writer = await post(a, apiPaths.signup(), {
+      email: `${handle}@example.com`,
       password: 'correct horse battery',
-      username: 'Bus Writer',
+      username: name,
     });
-    const { accesstoken } = await post(
-      a,
-      apiPaths.registerAuthor(),
-      { name: 'Bus Writer' },
-      reader.accesstoken,
-    );
+    const { accesstoken } = await post(a, apiPaths.registerAuthor(), { name }, writer.accesstoken);
     const { storyId } = await post(
       a,
       apiPaths.publishStory(),
       {
         story: {
-          title: 'Across the wire',
+          title,
           description: 'Told on one server, read on another.',
           language: 'english',
           kind: 0,
@@ -79,6 +75,11 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
       },
       accesstoken,
     );
+    return { accesstoken: accesstoken as string, storyId: storyId as number };
+  };
+
+  it('a story published through one instance is listed by the other on its next request', async () => {
+    const { accesstoken, storyId } = await newStory('bus', 'Bus Writer', 'Across the wire');
     // B answers (and keeps) the list before the story is out.
     expect(await listed(b)).not.toContain(storyId);
 
@@ -100,32 +101,10 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
   });
 
   it('sessions, episodes and stories kept by one instance follow changes made through the other', async () => {
-    const writer = await post(a, apiPaths.signup(), {
-      email: 'bus-episodes@example.com',
-      password: 'correct horse battery',
-      username: 'Bus Episodes',
-    });
-    const { accesstoken } = await post(
-      a,
-      apiPaths.registerAuthor(),
-      { name: 'Bus Episodes' },
-      writer.accesstoken,
-    );
-    const { storyId } = await post(
-      a,
-      apiPaths.publishStory(),
-      {
-        story: {
-          title: 'Kept in memory',
-          description: 'Read on one server, changed on another.',
-          language: 'english',
-          kind: 0,
-          category: 'mystery',
-          membersOnly: false,
-          ongoing: true,
-        },
-      },
-      accesstoken,
+    const { accesstoken, storyId } = await newStory(
+      'bus-episodes',
+      'Bus Episodes',
+      'Kept in memory',
     );
     const { episodeId } = await post(
       a,
