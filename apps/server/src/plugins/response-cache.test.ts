@@ -17,7 +17,7 @@ import {
 // The plugins around the cache as app.ts registers them; no database is needed.
 let app: FastifyInstance;
 let cache: ResponseCache;
-const calls = { big: 0, small: 0, visitors: 0, short: 0 };
+const calls = { big: 0, small: 0, visitors: 0, short: 0, slow: 0, failing: 0 };
 const big = { code: 0, object: { text: 'කතාමාල '.repeat(400), n: 1 } };
 
 beforeAll(async () => {
@@ -42,6 +42,16 @@ beforeAll(async () => {
   app.get('/short', { config: { cache: { ttlMs: 30 } } }, async () => {
     calls.short++;
     return { code: 0, object: { n: calls.short } };
+  });
+  app.get('/slow', { config: { cache: { ttlMs: 60_000 } } }, async (req) => {
+    calls.slow++;
+    await new Promise((r) => setTimeout(r, 50));
+    return { code: 0, object: { query: (req.query as { q?: string }).q ?? '', n: calls.slow } };
+  });
+  app.get('/failing', { config: { cache: { ttlMs: 60_000 } } }, async (_req, reply) => {
+    calls.failing++;
+    await new Promise((r) => setTimeout(r, 20));
+    return reply.status(503).send({ code: 3, message: 'Try again.' });
   });
   app.get('/visitors', { config: { cache: { ttlMs: 60_000, only: 'visitors' } } }, async (req) => {
     calls.visitors++;
@@ -218,5 +228,27 @@ describe('negotiateEncoding', () => {
     ['', null],
   ])('"%s" -> %s', (header, expected) => {
     expect(negotiateEncoding(header)).toBe(expected);
+  });
+});
+
+describe('filling one answer at a time', () => {
+  it('makes an answer once while many readers ask for it at the same moment', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => app.inject('/slow?q=monsoon')),
+    );
+    expect(calls.slow).toBe(1);
+    for (const res of answers) {
+      expect(res.statusCode).toBe(200);
+      expect(res.json().object).toEqual({ query: 'monsoon', n: 1 });
+    }
+    // Another URL is another answer.
+    expect((await app.inject('/slow?q=rain')).json().object).toEqual({ query: 'rain', n: 2 });
+  });
+
+  it('lets the waiting readers make their own when the first one fails', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => app.inject('/failing')));
+    for (const res of answers) expect(res.statusCode).toBe(503);
+    // The first failed: nothing was kept, so each waiting reader asked again.
+    expect(calls.failing).toBe(5);
   });
 });

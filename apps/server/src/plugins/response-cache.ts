@@ -4,6 +4,8 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  onRequestAbortHookHandler,
+  onResponseHookHandler,
   onSendHookHandler,
   preParsingHookHandler,
 } from 'fastify';
@@ -178,6 +180,22 @@ export function sendPrepared(
 
 const MAX_ENTRIES = 2_000;
 
+/** A promise with its resolve: waiters for an answer being made. */
+interface Settleable {
+  promise: Promise<void>;
+  resolve(): void;
+}
+/** Waiters give up after this and make the answer themselves (a filler that never answers). */
+const FILL_WAIT_MS = 5_000;
+const settleable = (): Settleable => {
+  let resolve = () => {};
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+    setTimeout(r, FILL_WAIT_MS).unref();
+  });
+  return { promise, resolve };
+};
+
 /** A route option that holds one hook, several, or none, as a list. */
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
@@ -209,6 +227,9 @@ export interface ResponseCache {
  */
 export function installResponseCache(app: FastifyInstance): ResponseCache {
   const entries = new Map<string, PreparedAnswer>();
+  /** URLs whose answer one request is making now, and the requests making them. */
+  const filling = new Map<string, Settleable>();
+  const fillers = new WeakSet<FastifyRequest>();
 
   // The hooks go on the cached routes only, with their rule in the closure: other routes pay
   // nothing, and no request reads request.routeOptions (a getter that builds an object).
@@ -219,12 +240,43 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
     // A hit is answered in preParsing, after every onRequest hook (authentication, load
     // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
     // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.
+    const fresh = (url: string) => {
+      const hit = entries.get(url);
+      return hit && Date.now() - hit.at <= rule.ttlMs ? hit : undefined;
+    };
     const sendHit: preParsingHookHandler = (request, reply, _payload, done) => {
       if (request.method !== 'GET' || (rule.only === 'visitors' && request.viewer)) return done();
-      const hit = entries.get(request.url);
-      if (!hit || Date.now() - hit.at > rule.ttlMs) return done();
+      const hit = fresh(request.url);
       // Not calling done(): the reply is sent here and the handler does not run.
-      sendPrepared(request, reply, hit);
+      if (hit) return sendPrepared(request, reply, hit);
+      const running = filling.get(request.url);
+      if (!running) {
+        // This request makes the answer; others for the same URL wait for it (below).
+        filling.set(request.url, settleable());
+        fillers.add(request);
+        return done();
+      }
+      // One fill at a time per URL: when an entry expires under load, the readers who arrive
+      // meanwhile take its new answer instead of each running the same query.
+      void running.promise.then(() => {
+        const made = fresh(request.url);
+        if (made) sendPrepared(request, reply, made);
+        else done();
+      });
+    };
+    // Ends the wait whatever happened to the filling request (an error, a 404, an abort).
+    const release = (request: FastifyRequest) => {
+      if (!fillers.delete(request)) return;
+      filling.get(request.url)?.resolve();
+      filling.delete(request.url);
+    };
+    const settle: onResponseHookHandler = (request, _reply, done) => {
+      release(request);
+      done();
+    };
+    const abandoned: onRequestAbortHookHandler = (request, done) => {
+      release(request);
+      done();
     };
 
     // First of the route's onSend hooks, so it sees the serialized string before
@@ -257,6 +309,8 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
 
     route.preParsing = [sendHit, ...hooksOf(route.preParsing)];
     route.onSend = [fill, ...hooksOf(route.onSend)];
+    route.onResponse = [...hooksOf(route.onResponse), settle];
+    route.onRequestAbort = [...hooksOf(route.onRequestAbort), abandoned];
   });
 
   return {
