@@ -123,37 +123,27 @@ function copyAssets(from: string, to: string): number {
 
 const started = Date.now();
 fs.rmSync(outDir, { recursive: true, force: true });
-const result = await build({
-  absWorkingDir: root,
-  entryPoints: [path.join(srcDir, 'main.ts')],
-  outfile: path.join(outDir, 'main.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  sourcemap: true,
-  // Keeps function and class names in stack traces and logs.
-  keepNames: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  metafile: true,
-  plugins: [externals, mirroredDirname],
-});
+/** One entry point bundled the way every server program is. */
+const bundle = (entry: string, out: string) =>
+  build({
+    absWorkingDir: root,
+    entryPoints: [path.join(srcDir, entry)],
+    outfile: path.join(outDir, out),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    sourcemap: true,
+    // Keeps function and class names in stack traces and logs.
+    keepNames: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    metafile: true,
+    plugins: [externals, mirroredDirname],
+  });
+const result = await bundle('main.ts', 'main.js');
 // Key rotation runs where the server runs, without tsx: `node apps/server/dist/keys-rotate.js`.
-await build({
-  absWorkingDir: root,
-  entryPoints: [path.join(srcDir, 'keys-rotate.ts')],
-  outfile: path.join(outDir, 'keys-rotate.js'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20.19',
-  sourcemap: true,
-  keepNames: true,
-  legalComments: 'none',
-  logLevel: 'warning',
-  plugins: [externals, mirroredDirname],
-});
+await bundle('keys-rotate.ts', 'keys-rotate.js');
 const assets = copyAssets(srcDir, outDir);
 const size = result.metafile.outputs[path.relative(root, path.join(outDir, 'main.js'))]?.bytes;
 console.log(

@@ -12,13 +12,14 @@
 // runFuzz is also run by index.ts (npm run soak) after the load and crash runs.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { bearer, createTestApp } from '../../apps/server/src/test/helpers.ts';
+import { createTestApp } from '../../apps/server/src/test/helpers.ts';
 import {
   operationsOf,
   problemWith,
   randomCase,
   seeded,
   type Rng,
+  keepTokensLive,
   type Tokens,
 } from '../../apps/server/src/test/fuzz-cases.ts';
 import { envInt, isEntry, onCleanup, runAlone } from './common.ts';
@@ -109,14 +110,7 @@ export async function runFuzz(): Promise<FuzzFigures> {
       >[0],
     );
     const tokens = {} as Tokens;
-    const keepLive = async () => {
-      const live = async (token: string | undefined) =>
-        !!token &&
-        (await t.app.inject({ method: 'GET', url: '/api/v1/user/me', headers: bearer(token) }))
-          .statusCode === 200;
-      if (!(await live(tokens.reader))) tokens.reader = await t.signup('Fuzz reader');
-      if (!(await live(tokens.author))) tokens.author = (await t.newAuthor('Fuzz')).token;
-    };
+    const keepLive = () => keepTokensLive(t, tokens);
     await keepLive();
     const storyId = await t.createStory(tokens.author);
     await t.publishEpisode(tokens.author, storyId);

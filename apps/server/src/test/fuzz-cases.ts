@@ -3,6 +3,8 @@
 // Each request is a plain inject() description, so both run them through app.inject; the
 // Node-level client errors (431, a broken request line) need a socket and are tested apart.
 
+import { bearer, type TestApp } from './helpers.ts';
+
 /** One operation of the OpenAPI document, as much of it as the fuzzer needs. */
 export interface FuzzOp {
   method: string;
@@ -300,6 +302,16 @@ const goodBody = (op: FuzzOp): string | undefined =>
 
 /** Tokens by caller; the test keeps them live. */
 export type Tokens = Record<'reader' | 'author', string>;
+
+/** Logged-in callers stay logged in: a fuzzed logout or refresh may have ended a session. */
+export async function keepTokensLive(t: TestApp, tokens: Tokens): Promise<void> {
+  const live = async (token: string | undefined) =>
+    !!token &&
+    (await t.app.inject({ method: 'GET', url: '/api/v1/user/me', headers: bearer(token) }))
+      .statusCode === 200;
+  if (!(await live(tokens.reader))) tokens.reader = await t.signup('Fuzz reader');
+  if (!(await live(tokens.author))) tokens.author = (await t.newAuthor('Fuzz')).token;
+}
 
 const authHeader = (caller: Caller, tokens: Tokens, rng?: Rng): Record<string, string> =>
   caller === 'visitor'

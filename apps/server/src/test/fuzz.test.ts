@@ -1,7 +1,7 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './helpers.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
 import {
   casesFor,
   operationsOf,
@@ -10,6 +10,7 @@ import {
   seeded,
   type FuzzOp,
   type FuzzRequest,
+  keepTokensLive,
   type Tokens,
 } from './fuzz-cases.ts';
 
@@ -27,15 +28,7 @@ const tokens = {} as Tokens;
 /** The seeded random requests after the systematic ones. */
 const RANDOM_CASES = 300;
 
-/** Logged-in callers stay logged in: a fuzzed logout or refresh may have ended a session. */
-async function keepLive() {
-  const live = async (token: string | undefined) =>
-    !!token &&
-    (await t.app.inject({ method: 'GET', url: '/api/v1/user/me', headers: bearer(token) }))
-      .statusCode === 200;
-  if (!(await live(tokens.reader))) tokens.reader = await t.signup('Fuzz reader');
-  if (!(await live(tokens.author))) tokens.author = (await t.newAuthor('Fuzz')).token;
-}
+const keepLive = () => keepTokensLive(t, tokens);
 
 /** Sends each request; answers the status counts and every request whose answer is wrong. */
 async function send(requests: FuzzRequest[]) {
