@@ -6,6 +6,7 @@ import './styles/fonts.css';
 import { App } from './App.tsx';
 import { loadCatalogue } from './i18n/index.tsx';
 import { createQueryClient } from './queryClient.ts';
+import { preloadPage } from './routes.tsx';
 
 /** Without a server (vite dev) there is no boot data: fall back to what the page can tell. */
 const fallbackBoot = (): BootData => ({
@@ -43,10 +44,12 @@ const app = (
 );
 
 // The page's language first (preloaded by the server, so usually at hand): hydration must render
-// the same text the server did.
-void loadCatalogue(boot.uiLang)
-  .catch((error: unknown) => console.error('[i18n]', error))
-  .then(() => {
-    if (root.firstElementChild) hydrateRoot(root, app);
-    else createRoot(root).render(app);
-  });
+// the same text the server did. A lazy page's code too: Preact keeps the server's markup of a
+// part that suspends while hydrating and never brings it to life.
+void Promise.all([
+  loadCatalogue(boot.uiLang).catch((error: unknown) => console.error('[i18n]', error)),
+  preloadPage(window.location.pathname).catch((error: unknown) => console.error('[page]', error)),
+]).then(() => {
+  if (root.firstElementChild) hydrateRoot(root, app);
+  else createRoot(root).render(app);
+});

@@ -1,6 +1,6 @@
-import { PassThrough } from 'node:stream';
 import { StrictMode, type ReactNode } from 'react';
-import { renderToPipeableStream } from 'react-dom/server';
+import type { VNode } from 'preact';
+import { renderToStringAsync } from 'preact-render-to-string';
 import { StaticRouter } from 'react-router';
 import type { BootData } from '@kathamala/domain';
 import { App } from './App.tsx';
@@ -14,7 +14,8 @@ const RENDER_TIMEOUT_MS = 10_000;
 /**
  * Renders a page for `url` with the data the server prefetched: no fetch happens here, queries
  * without boot data render their loading state. Waits for everything (lazy pages included) so
- * the HTML carries the page's text.
+ * the HTML carries the page's text. Rendered by Preact (the build aliases react to preact/compat),
+ * as the browser hydrates it.
  */
 export async function render(
   url: string,
@@ -40,30 +41,19 @@ export async function render(
   return { status, head, html };
 }
 
+/**
+ * The whole page as one string once every lazy part has loaded. preact-render-to-string's
+ * streams send suspended parts out of line with inline <script>s, which the
+ * Content-Security-Policy refuses; the page goes out at once anyway.
+ */
 function renderToString(element: ReactNode): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const stream = renderToPipeableStream(element, {
-      // The whole page goes out at once (onAllReady), so nothing is gained by sending large
-      // Suspense boundaries out of line, and doing so costs inline <script>s ($RC) that the
-      // Content-Security-Policy refuses: keep every boundary in place.
-      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
-      onAllReady() {
-        clearTimeout(timer);
-        const sink = new PassThrough();
-        const chunks: Buffer[] = [];
-        sink.on('data', (chunk: Buffer) => chunks.push(chunk));
-        sink.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-        stream.pipe(sink);
-      },
-      onShellError(error) {
-        clearTimeout(timer);
-        reject(error);
-      },
-      onError(error) {
-        // A part that fails here is rendered by the browser instead; the page still goes out.
-        console.error('[ssr]', error);
-      },
-    });
-    const timer = setTimeout(() => stream.abort(new Error('render timed out')), RENDER_TIMEOUT_MS);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('render timed out')), RENDER_TIMEOUT_MS);
   });
+  // JSX is typed as React's; at run time it is Preact's vnode.
+  return Promise.race([
+    Promise.resolve(renderToStringAsync(element as unknown as VNode)),
+    timeout,
+  ]).finally(() => clearTimeout(timer));
 }

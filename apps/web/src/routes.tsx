@@ -1,25 +1,62 @@
-import { lazy } from 'react';
+import { createElement, type ComponentType, type ReactElement } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router';
 import { Layout } from './components/Layout.tsx';
 import DetailsPage from './pages/DetailsPage.tsx';
 import HomePage from './pages/HomePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
+/** A page whose code loads when first shown (suspending meanwhile), or earlier through preload. */
+type LazyPage = ComponentType & { preload: () => Promise<void> };
+
+/**
+ * Like React's lazy(), with a preload the browser calls before hydrating: a page that suspends
+ * while Preact hydrates keeps the server's markup and never updates it, so the first page's code
+ * must be at hand before hydration starts.
+ */
+function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+  let loaded: ComponentType | undefined;
+  let failed: { error: unknown } | undefined;
+  let pending: Promise<void> | undefined;
+  const preload = () =>
+    (pending ??= load().then(
+      (module) => {
+        loaded = module.default;
+      },
+      (error: unknown) => {
+        // The error boundary shows it once; its retry loads again (a network blip is not final).
+        failed = { error };
+        pending = undefined;
+        throw error;
+      },
+    ));
+  const Page = () => {
+    if (loaded) return createElement(loaded);
+    if (failed) {
+      const { error } = failed;
+      failed = undefined;
+      throw error;
+    }
+    // Suspense waits for a thrown promise, in Preact and in React alike.
+    throw preload().catch(() => {});
+  };
+  return Object.assign(Page, { preload });
+}
+
 // Home and story details are the pages people land on from links and search: they ship in the
 // main bundle. The rest load when first visited.
-const CategoryPage = lazy(() => import('./pages/CategoryPage.tsx'));
-const LoginPage = lazy(() => import('./pages/LoginPage.tsx'));
-const SignupPage = lazy(() => import('./pages/SignupPage.tsx'));
-const AccountPage = lazy(() => import('./pages/AccountPage.tsx'));
-const SearchPage = lazy(() => import('./pages/SearchPage.tsx'));
+const CategoryPage = lazyPage(() => import('./pages/CategoryPage.tsx'));
+const LoginPage = lazyPage(() => import('./pages/LoginPage.tsx'));
+const SignupPage = lazyPage(() => import('./pages/SignupPage.tsx'));
+const AccountPage = lazyPage(() => import('./pages/AccountPage.tsx'));
+const SearchPage = lazyPage(() => import('./pages/SearchPage.tsx'));
 // The publishing workspace carries the editor (TipTap): only authors ever download it.
-const PublishPage = lazy(() => import('./pages/PublishPage.tsx'));
-const AuthorPage = lazy(() => import('./pages/AuthorPage.tsx'));
-const StatisticsPage = lazy(() => import('./pages/StatisticsPage.tsx'));
-const BookmarksPage = lazy(() => import('./pages/BookmarksPage.tsx'));
-const LeaderboardPage = lazy(() => import('./pages/LeaderboardPage.tsx'));
+const PublishPage = lazyPage(() => import('./pages/PublishPage.tsx'));
+const AuthorPage = lazyPage(() => import('./pages/AuthorPage.tsx'));
+const StatisticsPage = lazyPage(() => import('./pages/StatisticsPage.tsx'));
+const BookmarksPage = lazyPage(() => import('./pages/BookmarksPage.tsx'));
+const LeaderboardPage = lazyPage(() => import('./pages/LeaderboardPage.tsx'));
 // The page the links in our e-mails open (the mailing list).
-const MailPage = lazy(() => import('./features/mail/MailPage.tsx'));
+const MailPage = lazyPage(() => import('./features/mail/MailPage.tsx'));
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -49,3 +86,11 @@ export const routes: RouteObject[] = [
 /** True when no page of the app answers this path (the 404 page renders). */
 export const isNotFound = (pathname: string): boolean =>
   (matchRoutes(routes, pathname) ?? []).some((m) => m.route.id === NOT_FOUND_ID);
+
+/** Loads the code of the lazy page that answers this path, if any (before hydrating it). */
+export const preloadPage = async (pathname: string): Promise<void> => {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const type = (match.route.element as ReactElement | undefined)?.type as Partial<LazyPage>;
+    if (typeof type?.preload === 'function') await type.preload();
+  }
+};
