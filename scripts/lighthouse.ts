@@ -1,17 +1,19 @@
 // npm run lighthouse: Lighthouse (mobile, its default simulated throttling) on the pages people
-// land on: home, a story's details and an episode page, plus a static HTML copy of the episode
-// page (same text and stylesheet, no script) served by the same server, the yardstick for LCP.
+// land on: home, a story's details and an episode page, plus a static HTML copy of each (the
+// same server-rendered text and inline stylesheet, no script) served by the same server, the
+// yardstick for first paint and LCP.
 //
 // 1. starts the real server (NODE_ENV=production, PGlite in a temporary DATA_DIR, DEMO_SEED=1)
 //    on a free loopback port, serving a copy of the built web app (WEB_DIST, default
-//    apps/web/dist) with the static copy added as /lighthouse-static.html;
+//    apps/web/dist) with the static copies added as /lighthouse-static-{page}.html;
 // 2. runs Lighthouse in Debian's Chromium (CHROME_PATH, default /usr/bin/chromium) once per page
-//    (LIGHTHOUSE_RUNS to take the median of more), and prints the four category scores, LCP,
-//    CLS and total blocking time, and LCP as a ratio to the static copy's.
+//    (LIGHTHOUSE_RUNS to take the median of more), and prints the four category scores, FCP, LCP,
+//    CLS and total blocking time, and LCP as a ratio to the page's static copy's.
 // Results also go to .tmp/lighthouse.json. Not part of npm test: timings are not pass/fail.
 //
 // Environment: WEB_DIST, CHROME_PATH, LIGHTHOUSE_RUNS (1), LIGHTHOUSE_URL (measure a server
-// that is already running instead; no static copy then).
+// that is already running instead; no static copies then), LIGHTHOUSE_REPORTS (a directory for
+// the full JSON reports), LIGHTHOUSE_PAGES (a comma-separated subset: home,details,episode).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -23,10 +25,18 @@ import lighthouse from 'lighthouse';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
+/** Where the full reports go (LIGHTHOUSE_REPORTS=dir), for a closer look at one page. */
+const REPORTS_DIR = process.env.LIGHTHOUSE_REPORTS
+  ? path.resolve(process.env.LIGHTHOUSE_REPORTS)
+  : '';
 const CHROME_PATH = process.env.CHROME_PATH || '/usr/bin/chromium';
 const RUNS = Math.max(1, Number.parseInt(process.env.LIGHTHOUSE_RUNS ?? '', 10) || 1);
 const WEB_DIST = path.resolve(process.env.WEB_DIST || path.join(ROOT, 'apps/web/dist'));
-const STATIC_FILE = 'lighthouse-static.html';
+/** The static copy of a page, as a file of the web build. */
+const staticFile = (page: string) => `lighthouse-static-${page}.html`;
+const STATIC_PREFIX = 'static copy of ';
+/** The pages measured, each with a static copy when the script starts the server. */
+const PAGES = ['home', 'details', 'episode'] as const;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 
 interface PageResult {
@@ -67,7 +77,7 @@ async function waitForHealth(base: string, child: ChildProcess, timeoutMs = 300_
   throw new Error('the server did not answer /api/health in time');
 }
 
-/** The episode page as plain HTML: its text and stylesheet, every script removed. */
+/** A page as plain HTML: its text and stylesheet, every script (and script preload) removed. */
 const staticCopy = (html: string) =>
   html
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
@@ -94,6 +104,12 @@ async function audit(url: string, port: number): Promise<Omit<PageResult, 'page'
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+    // The whole report, for the audits' details (the network requests, the main-thread tasks).
+    if (REPORTS_DIR) {
+      mkdirSync(REPORTS_DIR, { recursive: true });
+      const name = new URL(url).pathname.replace(/[^a-z0-9]+/gi, '_');
+      writeFileSync(path.join(REPORTS_DIR, `${name}-${i + 1}.json`), JSON.stringify(lhr));
+    }
     const num = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
     runs.push({
       url,
@@ -138,9 +154,9 @@ async function main() {
       tmp = mkdtempSync(path.join(ROOT, '.tmp', 'lighthouse-'));
       const web = path.join(tmp, 'web');
       cpSync(WEB_DIST, web, { recursive: true });
-      // The static file server lists its files at start-up: the copy's file must exist by then
-      // (its text is written once the episode page can be rendered).
-      writeFileSync(path.join(web, 'client', STATIC_FILE), '');
+      // The static file server lists its files at start-up: the copies' files must exist by then
+      // (their text is written once the pages can be rendered).
+      for (const page of PAGES) writeFileSync(path.join(web, 'client', staticFile(page)), '');
       const port = await freePort();
       base = `http://${HOST}:${port}`;
       server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -166,16 +182,26 @@ async function main() {
     };
     const storyId = list.object.stories[0]?.storyId;
     if (!storyId) throw new Error('the list has no story to measure');
-    const pages: [string, string][] = [
-      ['home', '/'],
-      ['details', `/details/${storyId}/`],
-      ['episode', `/details/${storyId}/2/`],
-    ];
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((p) => p.trim());
+    const pages = (
+      [
+        ['home', '/'],
+        ['details', `/details/${storyId}/`],
+        ['episode', `/details/${storyId}/2/`],
+      ] as [string, string][]
+    ).filter(([name]) => !only || only.includes(name));
     if (tmp) {
-      // Rendered once first, so the copy holds what the episode page sends.
-      const html = await (await fetch(`${base}/details/${storyId}/2/`)).text();
-      writeFileSync(path.join(tmp, 'web', 'client', STATIC_FILE), staticCopy(html));
-      pages.push(['static copy of episode', `/${STATIC_FILE}`]);
+      // Rendered once first, so each copy holds what its page sends; measured right after it.
+      for (const [page, p] of [...pages]) {
+        const html = await (
+          await fetch(`${base}${p}`, { headers: { accept: 'text/html' } })
+        ).text();
+        writeFileSync(path.join(tmp, 'web', 'client', staticFile(page)), staticCopy(html));
+        pages.splice(pages.findIndex(([name]) => name === page) + 1, 0, [
+          `${STATIC_PREFIX}${page}`,
+          `/${staticFile(page)}`,
+        ]);
+      }
     }
     // Warm the server's page cache and covers, so a first render is not what gets measured.
     for (const [, p] of pages) await fetch(`${base}${p}`, { headers: { accept: 'text/html' } });
@@ -195,18 +221,19 @@ async function main() {
       }
     }
 
-    const staticLcp = results.find((r) => r.url.endsWith(STATIC_FILE))?.lcpMs;
+    const staticOf = (r: PageResult) => results.find((s) => s.page === `${STATIC_PREFIX}${r.page}`);
     console.log(
       `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, simulated throttling; load ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} cores\n`,
     );
     console.log(
-      'page                     perf  a11y  best   seo    LCP ms  CLS     TBT ms  LCP/static',
+      'page                       perf  a11y  best   seo    FCP ms    LCP ms  CLS     TBT ms  LCP/static',
     );
     for (const r of results) {
       const s = r.scores;
-      const ratio = staticLcp ? (r.lcpMs / staticLcp).toFixed(2) : '-';
+      const copy = staticOf(r);
+      const ratio = copy ? (r.lcpMs / copy.lcpMs).toFixed(2) : '-';
       console.log(
-        `${r.page.padEnd(24)} ${String(s.performance).padStart(4)}  ${String(s.accessibility).padStart(4)}  ${String(s['best-practices']).padStart(4)}  ${String(s.seo).padStart(4)}  ${r.lcpMs.toFixed(0).padStart(8)}  ${r.cls.toFixed(3).padEnd(6)}  ${r.tbtMs.toFixed(0).padStart(6)}  ${ratio}`,
+        `${r.page.padEnd(26)} ${String(s.performance).padStart(4)}  ${String(s.accessibility).padStart(4)}  ${String(s['best-practices']).padStart(4)}  ${String(s.seo).padStart(4)}  ${r.fcpMs.toFixed(0).padStart(8)}  ${r.lcpMs.toFixed(0).padStart(8)}  ${r.cls.toFixed(3).padEnd(6)}  ${r.tbtMs.toFixed(0).padStart(6)}  ${ratio}`,
       );
     }
     for (const r of results) {

@@ -1,17 +1,32 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { apiPaths, BOOT_DATA_ID, coverUrl, type BootData } from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../test/helpers.ts';
-import { composePage } from '../modules/pages/ssr.ts';
+import { composePage, prepareTemplate } from '../modules/pages/ssr.ts';
 import { cspDirectives } from './security-headers.ts';
 
 // The page and static-file checks need the built web app (npm test builds it first; WEB_DIST
 // points elsewhere).
 let t: TestApp;
+/** The hashes of what a page carries inline (its stylesheet, its pre-paint script). */
+let inline: { styles: string[]; scripts: string[] };
 beforeAll(async () => {
   t = await createTestApp();
+  inline = inlineOf((await page('/')).body);
 });
 afterAll(() => t.close());
+
+const sha256 = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The inline <style> and executable <script> texts of a page, as CSP hashes. */
+const inlineOf = (html: string) => ({
+  styles: [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => sha256(m[1]!)),
+  scripts: scriptsOf(html)
+    .filter((s) => !/\ssrc=|\stype="application\//.test(s.attrs))
+    .map((s) => sha256(s.text)),
+});
 
 const csp = (res: LightMyRequestResponse) => {
   const header = String(res.headers['content-security-policy'] ?? '');
@@ -28,9 +43,10 @@ const csp = (res: LightMyRequestResponse) => {
 const expectSecurityHeaders = (res: LightMyRequestResponse) => {
   const policy = csp(res);
   expect(policy.get('default-src')).toEqual(["'self'"]);
-  expect(policy.get('script-src')).toEqual(["'self'"]);
+  // Beyond our files: exactly what the pages carry inline, by hash.
+  expect(policy.get('script-src')).toEqual(["'self'", ...inline.scripts]);
   expect(policy.get('script-src-attr')).toEqual(["'none'"]);
-  expect(policy.get('style-src')).toEqual(["'self'"]);
+  expect(policy.get('style-src')).toEqual(["'self'", ...inline.styles]);
   expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
   expect(policy.get('font-src')).toEqual(["'self'"]);
   expect(policy.get('connect-src')).toEqual(["'self'"]);
@@ -84,25 +100,45 @@ describe('security headers', () => {
     expectSecurityHeaders(invalid);
   });
 
-  it('are on a rendered page and the not-found page, which run no inline script', async () => {
+  it('are on a rendered page and the not-found page, whose one inline script is /prepaint.js', async () => {
+    const prepaint = (await t.app.inject('/prepaint.js')).body;
     for (const url of ['/', '/no-such-page']) {
       const res = await page(url);
       expect(res.headers['content-type']).toContain('text/html');
       expectSecurityHeaders(res);
       const scripts = scriptsOf(res.body);
-      expect(scripts.length).toBeGreaterThan(0);
+      const inlineScripts = scripts.filter(
+        (s) => !/\ssrc=|\stype="application\/(ld\+)?json"/.test(s.attrs),
+      );
+      // Before paint: the reader mark and reading comfort, then the app once the page is
+      // painted; the text is the file's, exactly, so its hash is the one the policy allows.
+      expect(inlineScripts).toHaveLength(1);
+      expect(inlineScripts[0]!.text).toBe(prepaint);
+      expect(inlineScripts[0]!.attrs).toMatch(/^ data-app="\/assets\/[^"]+\.js" data-preload="/);
       for (const { attrs, text } of scripts) {
-        const external = /\ssrc="\/[^"]+"/.test(attrs);
-        const dataBlock = /\stype="application\/(ld\+)?json"/.test(attrs);
-        expect(external || dataBlock, `<script${attrs}>`).toBe(true);
-        if (external) expect(text.trim()).toBe('');
+        if (/\ssrc="\/[^"]+"/.test(attrs)) expect(text.trim()).toBe('');
       }
+      // The app's scripts are not in the markup: the pre-paint script adds them after paint.
+      expect(res.body).not.toMatch(/<script type="module"|rel="modulepreload"/);
+      // The stylesheet is inline, not one more request before the first paint.
+      expect(res.body).not.toMatch(/<link rel="stylesheet"/);
+      expect(res.body).toMatch(/<style>[^<]{1000,}<\/style>/);
       // No inline handlers or javascript: addresses in the markup either.
       expect(res.body).not.toMatch(/<[^>]+\son[a-z]+\s*=/i);
       expect(res.body).not.toMatch(/(href|src|action)\s*=\s*["']?\s*javascript:/i);
-      // Before paint: the reader mark and reading comfort come from a file.
-      expect(res.body).toContain('<script src="/prepaint.js"></script>');
     }
+    expect(inline.scripts).toEqual([sha256(prepaint)]);
+    expect(inline.styles).toHaveLength(1);
+  });
+
+  it("has the page's language strings fetched with the app's first chunks", async () => {
+    const en = scriptsOf((await page('/')).body).find((s) => s.attrs.includes('data-preload'))!;
+    const si = scriptsOf(
+      (await t.app.inject({ url: '/', headers: { accept: 'text/html', cookie: 'lang=si' } })).body,
+    ).find((s) => s.attrs.includes('data-preload'))!;
+    const first = (attrs: string) => /data-preload="([^" ]+)/.exec(attrs)![1]!;
+    expect(first(en.attrs)).toMatch(/^\/assets\/en-[^/]+\.js$/);
+    expect(first(si.attrs)).toMatch(/^\/assets\/si-[^/]+\.js$/);
   });
 
   it('carries the boot data as a JSON data block the client parses', async () => {
@@ -147,10 +183,11 @@ describe('security headers', () => {
     const res = await t.app.inject('/api/docs');
     expect(res.statusCode).toBe(200);
     const policy = csp(res);
-    expect(policy.get('script-src')).toEqual(["'self'"]);
+    expect(policy.get('script-src')).toEqual(["'self'", ...inline.scripts]);
     expect(policy.get('style-src')).toEqual([
       "'self'",
       "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+      ...inline.styles,
     ]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
     expect(scriptsOf(res.body).every((s) => s.attrs.includes('src='))).toBe(true);
@@ -203,5 +240,48 @@ describe('composePage', () => {
     expect(JSON.parse(scripts[0]!.text)).toEqual(boot);
     expect(html).toContain('<div id="root"><p>$\'</p></div>');
     expect(html).toMatch(/^<html lang="si">/);
+  });
+
+  const built = [
+    '<html lang="en"><head>',
+    '<script src="/prepaint.js"></script>',
+    '<!--app-head-->',
+    '<script type="module" crossorigin src="/assets/index-A.js"></script>',
+    '<link rel="modulepreload" crossorigin href="/assets/a-B.js">',
+    '<link rel="modulepreload" crossorigin href="/assets/b-C.js">',
+    '<link rel="stylesheet" crossorigin href="/assets/style-D.css">',
+    '</head><body><div id="root"><!--app-html--></div></body></html>',
+  ].join('\n');
+  const assets = {
+    styles: [
+      { tag: '<link rel="stylesheet" crossorigin href="/assets/style-D.css">', text: 'p{}' },
+    ],
+    prepaint: { tag: '<script src="/prepaint.js"></script>', text: 'run()' },
+  };
+  const boot: BootData = {
+    config: { imagesHost: '/images', publicUrl: 'http://x' },
+    data: {},
+    uiLang: 'si',
+  };
+
+  it('sends the stylesheet and pre-paint script inline and hands the app to the latter', () => {
+    const template = prepareTemplate(built, assets);
+    expect(template).not.toMatch(/<link|type="module"/);
+    expect(template).toContain('<style>p{}</style>');
+    expect(template).toContain(
+      '<script data-app="/assets/index-A.js" data-preload="/assets/a-B.js /assets/b-C.js">run()</script>',
+    );
+    // The page's language strings go first in the list.
+    const html = composePage(template, boot, { head: '', html: '' }, { si: '/assets/si-E.js' });
+    expect(html).toContain('data-preload="/assets/si-E.js /assets/a-B.js /assets/b-C.js"');
+    expect(html).not.toContain('modulepreload');
+  });
+
+  it('keeps the script tags when the pre-paint script is not inline', () => {
+    const template = prepareTemplate(built, { styles: [], prepaint: null });
+    expect(template).toBe(built);
+    const html = composePage(template, boot, { head: '', html: '' }, { si: '/assets/si-E.js' });
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/si-E.js">');
+    expect(html).toContain('<script type="module" crossorigin src="/assets/index-A.js">');
   });
 });

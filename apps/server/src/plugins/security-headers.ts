@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
+import { inlineHashes } from '../modules/pages/ssr.ts';
 
-/** What the security headers depend on: where the site and its covers are served from. */
+/**
+ * What the security headers depend on: where the site and its covers are served from, and the
+ * built web app (its pages carry their stylesheet and pre-paint script inline, allowed by hash).
+ */
 export interface SecurityHeadersConfig {
   publicUrl: string;
   imagesHost: string;
+  webDist?: string;
 }
 
 /** Covers are meant to be shown by other origins too (an images host, shared links). */
@@ -21,23 +26,27 @@ const SWAGGER_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w=
 
 /** The policy for the API docs pages (@fastify/swagger-ui's transformStaticCSP): one hash more. */
 export const swaggerUiCsp = (header: string): string =>
-  header.replace(/style-src 'self'(?=;|$)/, `style-src 'self' ${SWAGGER_LOGO_STYLE}`);
+  header.replace(/style-src 'self'(?=[ ;]|$)/, `style-src 'self' ${SWAGGER_LOGO_STYLE}`);
 
 /**
  * The Content-Security-Policy directives. The access token lives in localStorage, so any
- * script that ran in our pages could take the account: nothing runs but our own files.
+ * script that ran in our pages could take the account: nothing runs but our own files, and the
+ * one inline script whose exact text is the build's /prepaint.js.
  */
 export function cspDirectives(config: SecurityHeadersConfig): Record<string, string[]> {
   const self = originOf(config.publicUrl);
   const images = originOf(config.imagesHost);
   const https = config.publicUrl.startsWith('https://');
+  // What pages carry inline so the first paint waits for no second request: the build's
+  // stylesheet and pre-paint script, those exact texts by their hashes, nothing else.
+  const inline = config.webDist ? inlineHashes(config.webDist) : { styles: [], scripts: [] };
   return {
     'default-src': ["'self'"],
     // No 'unsafe-inline', no 'unsafe-eval': boot data is a JSON data block, the pre-paint
-    // script is /prepaint.js.
-    'script-src': ["'self'"],
+    // script is allowed by its hash.
+    'script-src': ["'self'", ...inline.scripts],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'"],
+    'style-src': ["'self'", ...inline.styles],
     // React renders `style=` attributes (skeleton widths, progress bars) into server HTML.
     // An attribute cannot run script or load anything img-src does not allow.
     'style-src-attr': ["'unsafe-inline'"],

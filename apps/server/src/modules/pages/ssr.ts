@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +29,91 @@ function readCatalogues(clientDir: string): Partial<Record<UiLang, string>> {
   return found;
 }
 
+/** A stylesheet or script of the build, as pages carry it inline. */
+interface InlineAsset {
+  /** The tag it replaces in the client template. */
+  tag: string;
+  text: string;
+}
+
+/** What pages carry inline rather than as files of their own. */
+export interface InlineAssets {
+  styles: InlineAsset[];
+  /** /prepaint.js, which must run before the first paint. */
+  prepaint: InlineAsset | null;
+}
+
+const LINK_STYLESHEET = /<link rel="stylesheet"[^>]*? href="(\/assets\/[^"]+\.css)"[^>]*>/g;
+const PREPAINT = '<script src="/prepaint.js"></script>';
+const inlineAssetsCache = new Map<string, InlineAssets>();
+
+/**
+ * The build's stylesheets and /prepaint.js as named in its client template, read once per build
+ * directory. Pages carry them inline: each was a request the first paint waited for (a linked
+ * stylesheet, a blocking script), on a slow phone network the largest share of that wait. The
+ * Content-Security-Policy allows exactly these texts by hash (inlineHashes); both read them here,
+ * so the two cannot disagree.
+ */
+export function inlineAssets(webDist: string): InlineAssets {
+  const cached = inlineAssetsCache.get(webDist);
+  if (cached) return cached;
+  const clientDir = path.join(webDist, 'client');
+  const read = (file: string) =>
+    fs.existsSync(path.join(clientDir, file))
+      ? fs.readFileSync(path.join(clientDir, file), 'utf8')
+      : null;
+  const template = read('index.html') ?? '';
+  const found: InlineAssets = { styles: [], prepaint: null };
+  for (const m of template.matchAll(LINK_STYLESHEET)) {
+    const css = read(m[1]!);
+    // Text that would end the element early stays a file (a build has no reason to hold it).
+    if (css !== null && !/<\/style/i.test(css)) found.styles.push({ tag: m[0], text: css });
+  }
+  const prepaint = template.includes(PREPAINT) ? read('prepaint.js') : null;
+  if (prepaint !== null && !/<\/script/i.test(prepaint)) {
+    found.prepaint = { tag: PREPAINT, text: prepaint };
+  }
+  inlineAssetsCache.set(webDist, found);
+  return found;
+}
+
+const sha256 = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The CSP source expressions (`'sha256-…'`) of what the build's pages carry inline. */
+export function inlineHashes(webDist: string): { styles: string[]; scripts: string[] } {
+  const { styles, prepaint } = inlineAssets(webDist);
+  return {
+    styles: styles.map((s) => sha256(s.text)),
+    scripts: prepaint ? [sha256(prepaint.text)] : [],
+  };
+}
+
+const MODULE_ENTRY = /<script type="module"[^>]*? src="([^"]+)"[^>]*><\/script>\s*/;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*? href="([^"]+)"[^>]*>\s*/g;
+
+/**
+ * The client template as pages are sent: stylesheets and /prepaint.js inline, and the app's
+ * scripts handed to the pre-paint script, which fetches them once the first frame is on screen
+ * (`data-app`, `data-preload`) rather than from the head, where on a slow network they share the
+ * bandwidth the page's text needs and on a fast one run before it is painted. Without the
+ * pre-paint script inline the template keeps its script tags.
+ */
+export function prepareTemplate(template: string, assets: InlineAssets): string {
+  let out = template;
+  for (const { tag, text } of assets.styles) out = out.replace(tag, () => `<style>${text}</style>`);
+  const entry = MODULE_ENTRY.exec(out)?.[1];
+  const { prepaint } = assets;
+  if (!entry || !prepaint || !out.includes(prepaint.tag)) return out;
+  const preload = [...out.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
+  out = out.replace(MODULE_ENTRY, '').replace(MODULE_PRELOAD, '');
+  return out.replace(
+    prepaint.tag,
+    () =>
+      `<script data-app="${entry}" data-preload="${preload.join(' ')}">${prepaint.text}</script>`,
+  );
+}
+
 /** Loads the built web app (client template + SSR bundle), or null when it was not built. */
 export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
   const templateFile = path.join(webDist, 'client', 'index.html');
@@ -35,7 +121,7 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
   if (!fs.existsSync(templateFile) || !fs.existsSync(entry)) return null;
   const mod = (await import(pathToFileURL(entry).href)) as { render: RenderFn };
   return {
-    template: fs.readFileSync(templateFile, 'utf8'),
+    template: prepareTemplate(fs.readFileSync(templateFile, 'utf8'), inlineAssets(webDist)),
     render: mod.render,
     catalogues: readCatalogues(path.join(webDist, 'client')),
   };
@@ -64,11 +150,17 @@ export const composePage = (
   rendered: { head: string; html: string },
   catalogues: Partial<Record<UiLang, string>> = {},
 ) => {
-  // The page's strings chunk, fetched beside the entry script rather than after it.
+  // The page's strings chunk, fetched with the app's other chunks rather than after the entry
+  // runs: in the pre-paint script's list when it loads the app, else preloaded from the head.
   const strings = catalogues[boot.uiLang];
-  const preload = strings ? `<link rel="modulepreload" crossorigin href="${strings}">` : '';
+  const deferred = template.includes(' data-preload="');
+  const preload =
+    strings && !deferred ? `<link rel="modulepreload" crossorigin href="${strings}">` : '';
   // Replacer functions: a replacement string would expand `$'` or `$&` typed in a title.
-  return template
+  let page = template;
+  if (strings && deferred)
+    page = page.replace(' data-preload="', () => ` data-preload="${strings} `);
+  return page
     .replace(/<html lang="[^"]*"/, () => `<html lang="${boot.uiLang}"`)
     .replace(
       '<!--app-head-->',
