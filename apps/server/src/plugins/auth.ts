@@ -18,8 +18,8 @@ declare module 'fastify' {
   }
 }
 
-const bearer = (request: FastifyRequest): string | null => {
-  const header = request.headers.authorization;
+/** The bearer token of an Authorization header: null when absent, empty when malformed. */
+export const bearerOf = (header: string | undefined): string | null => {
   if (!header) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match ? match[1]! : '';
@@ -29,7 +29,7 @@ const bearer = (request: FastifyRequest): string | null => {
 export function installAuth(app: FastifyInstance, auth: ViewerResolver) {
   app.decorateRequest('viewer', null);
   app.addHook('onRequest', async (request) => {
-    const token = bearer(request);
+    const token = bearerOf(request.headers.authorization);
     const required = request.routeOptions.config?.auth === 'required';
     if (token === null) {
       if (required) throw unauthorized();

@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /** Content encodings a prepared answer can be sent in, best first. */
-type Encoding = 'br' | 'gzip' | 'deflate';
+export type Encoding = 'br' | 'gzip' | 'deflate';
 const ENCODINGS: readonly Encoding[] = ['br', 'gzip', 'deflate'];
 
 /** Below this many bytes an answer goes out uncompressed (@fastify/compress's threshold). */
@@ -135,11 +135,43 @@ const encodingFor = (header: string | undefined): Encoding | null => {
   return found;
 };
 
-/** Whether the request's If-None-Match names this ETag (weak comparison, as @fastify/etag). */
-const matches = (request: FastifyRequest, etag: string): boolean => {
-  const inm = request.headers['if-none-match'];
-  return inm !== undefined && (inm === etag || `W/${inm}` === etag || inm === `W/${etag}`);
-};
+/** Whether an If-None-Match header names this ETag (weak comparison, as @fastify/etag). */
+const matches = (inm: string | undefined, etag: string): boolean =>
+  inm !== undefined && (inm === etag || `W/${inm}` === etag || inm === `W/${etag}`);
+
+/** What to send of a prepared answer: 304 (body null), or its bytes in the chosen encoding. */
+export interface Chosen {
+  status: number;
+  body: Buffer | null;
+  encoding: Encoding | null;
+}
+
+/**
+ * Picks the status, body and encoding of a prepared answer for a request's If-None-Match and
+ * Accept-Encoding headers (compressing on first demand). Shared by the Fastify path and the
+ * front lane, so both answer alike.
+ */
+export function choose(
+  answer: PreparedAnswer,
+  ifNoneMatch: string | undefined,
+  acceptEncoding: string | undefined,
+): Chosen {
+  if (matches(ifNoneMatch, answer.etag)) return { status: 304, body: null, encoding: null };
+  const encoding = answer.body.length >= COMPRESS_THRESHOLD ? encodingFor(acceptEncoding) : null;
+  if (!encoding) return { status: answer.status, body: answer.body, encoding: null };
+  let variant = answer.variants[encoding];
+  if (!variant) variant = answer.variants[encoding] = compressors[encoding](answer.body);
+  return { status: answer.status, body: variant, encoding };
+}
+
+/** Compresses a body made for one request in `encoding` (the front lane's episode answers). */
+export const compress = (encoding: Encoding, body: Buffer): Buffer => compressors[encoding](body);
+
+/** The encoding to send a body of `length` bytes in for an Accept-Encoding header, or null. */
+export const encodingForBody = (
+  length: number,
+  acceptEncoding: string | undefined,
+): Encoding | null => (length >= COMPRESS_THRESHOLD ? encodingFor(acceptEncoding) : null);
 
 /**
  * The body to send for this request (compressed when the reader accepts it), with its headers
@@ -152,20 +184,14 @@ export function chooseBody(
   answer: PreparedAnswer,
 ): Buffer | null {
   reply.headers(answer.headers);
-  if (matches(request, answer.etag)) {
-    reply.code(304);
-    return null;
-  }
-  reply.code(answer.status);
-  const encoding =
-    answer.body.length >= COMPRESS_THRESHOLD
-      ? encodingFor(request.headers['accept-encoding'])
-      : null;
-  if (!encoding) return answer.body;
-  let variant = answer.variants[encoding];
-  if (!variant) variant = answer.variants[encoding] = compressors[encoding](answer.body);
-  reply.header('content-encoding', encoding);
-  return variant;
+  const chosen = choose(
+    answer,
+    request.headers['if-none-match'],
+    request.headers['accept-encoding'],
+  );
+  reply.code(chosen.status);
+  if (chosen.encoding) reply.header('content-encoding', chosen.encoding);
+  return chosen.body;
 }
 
 /** Sends a prepared answer: 304 when the reader has it, else its bytes in the best encoding. */
@@ -218,6 +244,14 @@ export interface ResponseCache {
   clear(): void;
   /** Drops the answers whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
   drop(match: string | ((url: string) => boolean)): void;
+  /** The answer kept for a URL while its route's time to live lasts (the front lane's read). */
+  hit(url: string): PreparedAnswer | undefined;
+}
+
+/** A kept answer and until when (Date.now()) its route lets it be sent. */
+interface Kept {
+  answer: PreparedAnswer;
+  until: number;
 }
 
 /**
@@ -226,7 +260,7 @@ export interface ResponseCache {
  * Entries are prepared answers: a hit sends stored bytes with a stored ETag, compressed once.
  */
 export function installResponseCache(app: FastifyInstance): ResponseCache {
-  const entries = new Map<string, PreparedAnswer>();
+  const entries = new Map<string, Kept>();
   /** URLs whose answer one request is making now, and the requests making them. */
   const filling = new Map<string, Settleable>();
   const fillers = new WeakSet<FastifyRequest>();
@@ -236,13 +270,17 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   app.addHook('onRoute', (route) => {
     const rule = route.config?.cache;
     if (!rule) return;
+    // The front lane sends hits counted against the global limit; a route of its own limit
+    // would be counted wrongly there.
+    if (route.config?.rateLimit !== undefined)
+      throw new Error(`${route.url}: a cached route must use the global rate limit`);
 
     // A hit is answered in preParsing, after every onRequest hook (authentication, load
     // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
     // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.
     const fresh = (url: string) => {
-      const hit = entries.get(url);
-      return hit && Date.now() - hit.at <= rule.ttlMs ? hit : undefined;
+      const kept = entries.get(url);
+      return kept && Date.now() <= kept.until ? kept.answer : undefined;
     };
     const sendHit: preParsingHookHandler = (request, reply, _payload, done) => {
       if (request.method !== 'GET' || (rule.only === 'visitors' && request.viewer)) return done();
@@ -303,7 +341,7 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
         typeof etag === 'string' ? etag : undefined,
       );
       if (entries.size >= MAX_ENTRIES) entries.clear();
-      entries.set(request.url, answer);
+      entries.set(request.url, { answer, until: answer.at + rule.ttlMs });
       done(null, chooseBody(request, reply, answer) ?? '');
     };
 
@@ -318,6 +356,10 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
     drop: (match) => {
       const test = urlMatcher(match);
       for (const url of entries.keys()) if (test(url)) entries.delete(url);
+    },
+    hit: (url) => {
+      const kept = entries.get(url);
+      return kept && Date.now() <= kept.until ? kept.answer : undefined;
     },
   };
 }

@@ -90,8 +90,20 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
  * Installed before any plugin that adds routes, so its onRequest hook runs first.
  */
 export function installSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig) {
+  const headers = securityHeaders(config);
+  const names = Object.keys(headers);
+  // A plain callback: this runs on every request, and a promise per request buys nothing here.
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const name of names) reply.header(name, headers[name]);
+    if (IMAGES_PATH.test(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
+    done();
+  });
+}
+
+/** The security headers of every answer but /images/ (the front lane sends them too). */
+export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
   const https = config.publicUrl.startsWith('https://');
-  const headers = helmetHeaders({
+  return helmetHeaders({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
     // Off (helmet's default too): it would refuse covers from an images host on another origin.
     crossOriginEmbedderPolicy: false,
@@ -100,12 +112,5 @@ export function installSecurityHeaders(app: FastifyInstance, config: SecurityHea
     // misconfigured proxy, lock a host out. Not includeSubDomains: other hosts are not ours.
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
     xFrameOptions: { action: 'deny' },
-  });
-  const names = Object.keys(headers);
-  // A plain callback: this runs on every request, and a promise per request buys nothing here.
-  app.addHook('onRequest', (request, reply, done) => {
-    for (const name of names) reply.header(name, headers[name]);
-    if (IMAGES_PATH.test(request.url)) reply.header('cross-origin-resource-policy', 'cross-origin');
-    done();
   });
 }

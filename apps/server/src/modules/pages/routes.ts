@@ -43,10 +43,9 @@ const RENDER_CACHE_MAX = 500;
 
 // Compiled once: this runs on every page request, cached or not.
 const UI_LANG = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`);
-const uiLangOf = (request: FastifyRequest): UiLang => {
-  const cookie = request.headers.cookie;
-  return cookie && UI_LANG.exec(cookie)?.[1] === 'si' ? 'si' : 'en';
-};
+const uiLangOfCookie = (cookie: string | undefined): UiLang =>
+  cookie && UI_LANG.exec(cookie)?.[1] === 'si' ? 'si' : 'en';
+const uiLangOf = (request: FastifyRequest): UiLang => uiLangOfCookie(request.headers.cookie);
 
 /** Headers of every rendered page; Vary: Cookie as the UI language comes from a cookie. */
 const PAGE_HEADERS = {
@@ -153,7 +152,7 @@ export function pageRoutes(
   };
 
   // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
-  const cacheKey = (request: FastifyRequest, uiLang: UiLang) => `${uiLang} ${request.url}`;
+  const cacheKey = (request: { url: string }, uiLang: UiLang) => `${uiLang} ${request.url}`;
   const fresh = (key: string): PreparedAnswer | null => {
     const hit = cache.get(key);
     return hit && Date.now() - hit.at < RENDER_CACHE_MS ? hit : null;
@@ -246,6 +245,16 @@ export function pageRoutes(
       const url = (key: string) => key.slice(key.indexOf(' ') + 1);
       for (const key of cache.keys()) if (test(url(key))) cache.delete(key);
       for (const key of rendering.keys()) if (test(url(key))) rendering.delete(key);
+    },
+    /**
+     * The rendered page kept for a URL and Cookie header, when fresh and found (status 200):
+     * the front lane's read. A 404 page is left to Fastify, whose not-found handler decides
+     * between the HTML page and the API's JSON by the Accept header.
+     */
+    hit: (url: string, cookie: string | undefined): PreparedAnswer | null => {
+      if (!deps.web) return null;
+      const found = fresh(cacheKey({ url }, uiLangOfCookie(cookie)));
+      return found?.status === 200 ? found : null;
     },
   };
 }

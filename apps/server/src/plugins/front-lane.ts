@@ -1,0 +1,189 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import { choose, compress, encodingForBody, type PreparedAnswer } from './response-cache.ts';
+
+/**
+ * An answer the front lane sends without Fastify: a prepared one (a cached API answer or a
+ * rendered page: 304, compression and ETag as the Fastify path), or one made for this request
+ * (an episode for its reader: never kept, compressed when accepted, as @fastify/compress does).
+ */
+export type FrontAnswer =
+  | { prepared: PreparedAnswer }
+  | { status: number; headers: Readonly<Record<string, string>>; body: string };
+
+/**
+ * Finds a request's answer in memory, or null to leave the request to Fastify. A source must
+ * answer only what its route would answer the same way (status, body and headers) and leave
+ * every other case (a refusal, a miss, input its route would reject) to Fastify.
+ */
+export type FrontSource = (
+  req: IncomingMessage,
+  url: string,
+) => FrontAnswer | null | Promise<FrontAnswer | null>;
+
+/** What the rate limiter says of one more request: its headers, and whether it is over. */
+export interface RateVerdict {
+  exceeded: boolean;
+  headers: Record<string, string>;
+}
+
+/** What the lane needs from the built app, given once its routes and caches exist. */
+export interface FrontLaneDeps {
+  /** Tried in order; the first answer goes out. */
+  sources: FrontSource[];
+  /** Headers every answer carries (the security headers). */
+  headers: Readonly<Record<string, string>>;
+  /** Counts the request against the client's budget, in the store the rate-limit plugin uses. */
+  rateLimit(ip: string, url: string): Promise<RateVerdict>;
+  /** True while the server sheds load (the pressure plugin answers 503 then). */
+  underPressure(): boolean;
+  /** Where the one line per request goes; null when logging is off. */
+  log: FastifyBaseLogger | null;
+  /** Fastify's trustProxy setting, so the client address is the one the rate limiter counts. */
+  trustProxy: string[] | false;
+}
+
+/** The lane's handle: the server factory for Fastify, and the switches of its life. */
+export interface FrontLane {
+  serverFactory: FastifyServerFactory;
+  /** Starts answering from the sources (once the app is built). */
+  open(deps: FrontLaneDeps): void;
+  /** Stops answering: from now on every request goes to Fastify (draining, closing). */
+  close(): void;
+  /** How many answers the lane has sent itself (tests tell its answers from Fastify's). */
+  served(): number;
+}
+
+type Next = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * A lane in front of Fastify for the hottest reads: a GET whose answer is already in memory
+ * (a cached public answer, a rendered page, an episode for a reader whose session and access
+ * are in memory) is sent straight from the node:http handler, with the same headers, rate
+ * limit, load shedding and log line as the Fastify path, skipping its routing, hooks and reply
+ * machinery (which cost most of such a request's time). Everything else, including every
+ * refusal, goes to Fastify untouched. Fastify creates its server through `serverFactory`.
+ */
+export function frontLane(): FrontLane {
+  let deps: FrontLaneDeps | null = null;
+  let served = 0;
+  let clientIp: (req: IncomingMessage) => string = (req) => req.socket.remoteAddress ?? '';
+
+  const handle = (req: IncomingMessage, res: ServerResponse, next: Next) => {
+    const lane = deps;
+    const url = req.url;
+    if (lane === null || req.method !== 'GET' || url === undefined || lane.underPressure())
+      return next(req, res);
+    const started = lane.log ? performance.now() : 0;
+    const passOn = () => next(req, res);
+    let found: FrontAnswer | null | Promise<FrontAnswer | null> = null;
+    for (const source of lane.sources) {
+      try {
+        found = source(req, url);
+      } catch {
+        return passOn();
+      }
+      if (found !== null) break;
+    }
+    if (found === null) return passOn();
+    const answer = (a: FrontAnswer | null) => {
+      if (a === null) return passOn();
+      lane.rateLimit(clientIp(req), url).then((verdict) => {
+        // Past the limit Fastify answers the 429 (it counts the request once more: the
+        // client is over its budget either way).
+        if (verdict.exceeded || deps === null) return passOn();
+        const status = send(req, res, lane.headers, verdict.headers, a);
+        served++;
+        lane.log?.info(
+          { method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          'request',
+        );
+      }, passOn);
+    };
+    if (found instanceof Promise) found.then(answer, passOn);
+    else answer(found);
+  };
+
+  const serverFactory: FastifyServerFactory = (handler, fastifyOptions) => {
+    // Fastify has filled in its defaults by now.
+    const options = fastifyOptions as {
+      http?: http.ServerOptions;
+      keepAliveTimeout?: number;
+      requestTimeout?: number;
+      connectionTimeout?: number;
+      maxRequestsPerSocket?: number;
+    };
+    const server = http.createServer(options.http ?? {}, (req, res) => handle(req, res, handler));
+    // What Fastify sets on the server it would have made itself.
+    if (options.keepAliveTimeout) server.keepAliveTimeout = options.keepAliveTimeout;
+    if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+    if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+    if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+    return server;
+  };
+
+  return {
+    serverFactory,
+    open: (given) => {
+      if (given.trustProxy) {
+        // Fastify's request.ip with trustProxy: the furthest address the trusted hops vouch for.
+        const trust = proxyAddr.compile(given.trustProxy);
+        clientIp = (req) => {
+          const addresses = proxyAddr.all(req, trust);
+          return addresses[addresses.length - 1] ?? '';
+        };
+      }
+      deps = given;
+    },
+    close: () => {
+      deps = null;
+    },
+    served: () => served,
+  };
+}
+
+/** Writes an answer with the common and rate-limit headers; returns the status sent. */
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  common: Readonly<Record<string, string>>,
+  rate: Record<string, string>,
+  answer: FrontAnswer,
+): number {
+  if ('prepared' in answer) {
+    const chosen = choose(
+      answer.prepared,
+      req.headers['if-none-match'],
+      req.headers['accept-encoding'],
+    );
+    const headers: Record<string, string | number> = {
+      ...common,
+      ...rate,
+      ...answer.prepared.headers,
+    };
+    if (chosen.encoding) headers['content-encoding'] = chosen.encoding;
+    if (chosen.body === null) {
+      res.writeHead(304, headers);
+      res.end();
+      return 304;
+    }
+    headers['content-length'] = chosen.body.length;
+    res.writeHead(chosen.status, headers);
+    res.end(chosen.body);
+    return chosen.status;
+  }
+  const headers: Record<string, string | number> = { ...common, ...rate, ...answer.headers };
+  let body: Buffer = Buffer.from(answer.body, 'utf8');
+  const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
+  if (encoding) {
+    body = compress(encoding, body);
+    headers.vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
+    headers['content-encoding'] = encoding;
+  }
+  headers['content-length'] = body.length;
+  res.writeHead(answer.status, headers);
+  res.end(body);
+  return answer.status;
+}
