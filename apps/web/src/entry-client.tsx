@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { BOOT_DATA_ID, UI_LANG_COOKIE, unpackBootData, type BootData } from '@kathamala/domain';
+import './preact-fixes.ts';
 import './styles/fonts.css';
 import { App } from './App.tsx';
 import { loadCatalogue } from './i18n/index.tsx';

@@ -1,15 +1,19 @@
 import { StrictMode, type ReactNode } from 'react';
-import type { VNode } from 'preact';
+import { options, type VNode } from 'preact';
 import { renderToStringAsync } from 'preact-render-to-string';
 import { StaticRouter } from 'react-router';
 import type { BootData } from '@kathamala/domain';
 import { App } from './App.tsx';
 import './i18n/all.ts';
 import { createQueryClient } from './queryClient.ts';
-import { isNotFound } from './routes.tsx';
+import { isNotFound, preloadPage } from './routes.tsx';
 import { headHtml, metaForUrl } from './seo.ts';
 
 const RENDER_TIMEOUT_MS = 10_000;
+
+// A page part that throws while rendering here shows the app's error boundary (which logs it)
+// instead of failing the whole page; the browser renders it again when it hydrates.
+(options as { errorBoundaries?: boolean }).errorBoundaries = true;
 
 /**
  * Renders a page for `url` with the data the server prefetched: no fetch happens here, queries
@@ -21,6 +25,10 @@ export async function render(
   url: string,
   boot: BootData,
 ): Promise<{ status: number; head: string; html: string }> {
+  const pathname = new URL(url, 'http://localhost').pathname;
+  // The page's code first, as the browser does before hydrating: the render then suspends
+  // nowhere, and an error in the page meets the error boundary instead of failing the request.
+  await preloadPage(pathname);
   const queryClient = createQueryClient(boot.data);
   const html = await renderToString(
     <StrictMode>
@@ -35,7 +43,6 @@ export async function render(
     </StrictMode>,
   );
   queryClient.clear();
-  const pathname = new URL(url, 'http://localhost').pathname;
   const status = boot.status ?? (isNotFound(pathname) ? 404 : 200);
   const head = headHtml(metaForUrl(url, boot), boot.config.publicUrl, boot.uiLang);
   return { status, head, html };
