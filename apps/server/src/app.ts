@@ -406,14 +406,17 @@ export async function buildApp(
     headers: securityHeaders(config),
     rateLimit: async (ip, url): Promise<RateVerdict> => {
       const verdict = await limiter({ ip, url, routeOptions: { config: {} } } as never);
-      if (verdict.isAllowed) return { exceeded: false, headers: {} };
+      if (verdict.isAllowed) return { exceeded: false, headers: [] };
       return {
         exceeded: verdict.isExceeded,
-        headers: {
-          'x-ratelimit-limit': String(verdict.max),
-          'x-ratelimit-remaining': String(verdict.remaining),
-          'x-ratelimit-reset': String(verdict.ttlInSeconds),
-        },
+        headers: [
+          'x-ratelimit-limit',
+          String(verdict.max),
+          'x-ratelimit-remaining',
+          String(verdict.remaining),
+          'x-ratelimit-reset',
+          String(verdict.ttlInSeconds),
+        ],
       };
     },
     underPressure: () => app.isUnderPressure(),
