@@ -158,7 +158,7 @@ describe("a reader's episode", () => {
       headers: { authorization: `Bearer ${memberToken}` },
     });
     expect(viaFastify.statusCode).toBe(200);
-    expect(JSON.parse(viaLane.body.toString())).toEqual(viaFastify.json());
+    expect(viaLane.body.toString()).toBe(viaFastify.body);
     expect(stable(viaLane.headers)).toEqual(stable(viaFastify.headers));
     expect(viaLane.headers['cache-control']).toBe('private, no-store');
     expect(viaLane.headers.etag).toBeUndefined();

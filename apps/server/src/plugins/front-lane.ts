@@ -17,7 +17,7 @@ import {
  */
 export type FrontAnswer =
   | { prepared: PreparedAnswer }
-  | { status: number; headers: Readonly<Record<string, string>>; body: string };
+  | { status: number; headers: Readonly<Record<string, string>>; body: string | Buffer };
 
 /**
  * Finds a request's answer in memory, or null to leave the request to Fastify. A source must
@@ -199,7 +199,8 @@ function send(
   }
   const headers: Record<string, string | number> = { ...common, ...answer.headers };
   for (let i = 0; i < rate.length; i += 2) headers[rate[i]!] = rate[i + 1]!;
-  let body: Buffer = Buffer.from(answer.body, 'utf8');
+  let body: Buffer =
+    typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
   if (encoding) {
     body = compress(encoding, body);
