@@ -238,6 +238,33 @@ describe('limits', () => {
   });
 });
 
+describe('behind a proxy (TRUST_PROXY)', () => {
+  let proxied: TestApp;
+  let proxiedBase: string;
+  beforeAll(async () => {
+    proxied = await createTestApp({ RATE_LIMIT_MAX: '3', DEMO_SEED: '0', TRUST_PROXY: 'loopback' });
+    await proxied.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = proxied.app.server.address();
+    if (!address || typeof address === 'string') throw new Error('not listening');
+    proxiedBase = `http://127.0.0.1:${address.port}`;
+  }, 120_000);
+  afterAll(async () => {
+    await proxied?.close();
+  });
+
+  it('counts each reader by the address the proxy vouches for, as Fastify does', async () => {
+    const from = (ip: string) =>
+      fetch(`${proxiedBase}/api/v1/story/listV2/`, { headers: { 'x-forwarded-for': ip } });
+    const a: number[] = [];
+    for (let i = 0; i < 4; i++) a.push((await from('203.0.113.7')).status);
+    // The first fills the cache through Fastify, the next two come from the lane: one budget.
+    expect(a).toEqual([200, 200, 200, 429]);
+    expect(proxied.front.served()).toBeGreaterThanOrEqual(2);
+    // Another reader behind the same proxy has a budget of their own.
+    expect((await from('198.51.100.9')).status).toBe(200);
+  });
+});
+
 it('brotli variants the lane sends decode to the same page Fastify renders', async () => {
   const page = `/details/${storyId}/`;
   const first = await get(page, { accept: 'text/html' });
