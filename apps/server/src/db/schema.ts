@@ -166,12 +166,13 @@ export const stories = pgTable(
     index('stories_singlish_reads_100_idx')
       .using('gin', t.singlishDoc)
       .where(sql`${t.reads} >= 100`),
-    index('stories_title_singlish_reads_1000_idx')
+    // Titles do not follow reads: the Singlish title arm's tiers are wider (TITLE_TIERS, 0015).
+    index('stories_title_singlish_reads_50_idx')
       .using('gin', sql`${t.titleKey} gin_trgm_ops`)
-      .where(sql`${t.reads} >= 1000`),
-    index('stories_title_singlish_reads_100_idx')
+      .where(sql`${t.reads} >= 50`),
+    index('stories_title_singlish_reads_30_idx')
       .using('gin', sql`${t.titleKey} gin_trgm_ops`)
-      .where(sql`${t.reads} >= 100`),
+      .where(sql`${t.reads} >= 30`),
   ],
 );
 

@@ -163,6 +163,15 @@ const MATCH_CAP = 200;
  */
 const READ_TIERS = [1000, 100] as const;
 
+/**
+ * The Singlish title arm's tiers (migration 0015). Titles do not follow reads: the most-read 1 %
+ * and 10 % hold too few titles like even the most common word to fill MATCH_CAP, so the whole
+ * index answered (every title like 'owun', 1,169 of them, read and compared). Reads >= 50 and
+ * >= 30 (a fifth and a third of stories as the generator spreads reads) hold 200 of them for a
+ * word in some 700 titles or more; a rarer one has few titles to compare anyway.
+ */
+const TITLE_TIERS = [50, 30] as const;
+
 /** Turns a query into text and values, for the named search statement. */
 const dialect = new PgDialect();
 
@@ -319,11 +328,11 @@ export const storiesRepo = (db: Db) => {
       const arm = (marks: string, from: SQL, where: SQL) =>
         sql`(select s.id, ${sql.raw(marks)} from ${from} where ${published} and ${where}
           order by s.reads desc, s.id desc limit ${MATCH_CAP})`;
-      // An arm over stories alone, tier by tier (READ_TIERS): each tier's scan runs only when every tier
+      // An arm over stories alone, tier by tier (READ_TIERS, or TITLE_TIERS): each tier's scan runs only when every tier
       // before it found fewer than MATCH_CAP (one-time filters on their counts), and the first
       // tier that fills up, or else the whole index, answers.
-      const tiered = (marks: string, where: SQL) => {
-        const tiers = [...READ_TIERS.map((n) => `s.reads >= ${n}`), 'true'];
+      const tiered = (marks: string, where: SQL, bounds: readonly number[] = READ_TIERS) => {
+        const tiers = [...bounds.map((n) => `s.reads >= ${n}`), 'true'];
         const scans = tiers.map(
           (tier, k) => sql`${sql.raw(`t${k}`)} as materialized (
             select s.id from stories s where ${published} and ${where} and ${sql.raw(tier)}
@@ -332,7 +341,7 @@ export const storiesRepo = (db: Db) => {
         const found = (k: number) => `(select count(*) from t${k}) >= ${MATCH_CAP}`;
         const branches = tiers.map((_, k) => {
           const when = Array.from({ length: k }, (_, j) => `not ${found(j)}`);
-          if (k < READ_TIERS.length) when.push(found(k));
+          if (k < bounds.length) when.push(found(k));
           return sql.raw(
             `select id, ${marks} from t${k} where ${when.length ? when.join(' and ') : 'true'}`,
           );
@@ -363,7 +372,11 @@ export const storiesRepo = (db: Db) => {
                 '1 as exact, 0 as script, 0.1 as singlish',
                 sql`s.singlish_doc @@ to_tsquery('simple', ${squery})`,
               ),
-              tiered('0 as exact, 0 as script, 0 as singlish', sql`${skey} <% s.title_key`),
+              tiered(
+                '0 as exact, 0 as script, 0 as singlish',
+                sql`${skey} <% s.title_key`,
+                TITLE_TIERS,
+              ),
               arm('0 as exact, 0 as script, 0 as singlish', withAuthor, sql`${skey} <% a.name_key`),
             ]
           : []),

@@ -273,4 +273,34 @@ describe('search among many matches (read tiers)', () => {
       await t.rows(sql`delete from stories where title like 'Tier %' and description = ''`);
     }
   });
+
+  it('keeps the 200 most read of a Singlish title match, whichever title tier holds them', async () => {
+    // Stories found by their Singlish title key only (no document): 1..260 reads, 211 of 50 or
+    // more (the first title tier answers); 1..240, 191 of 50 and 211 of 30 or more (the second);
+    // 1..220, 191 of 30 or more (the whole index).
+    const cases = [
+      ['kandurela', 260],
+      ['moragola', 240],
+      ['pitigala', 220],
+    ] as const;
+    try {
+      for (const [key, n] of cases)
+        await t.rows(sql`
+          insert into stories (author_id, title, description, language, category, number_of_parts,
+            last_part_number, reads, title_key)
+          select (select min(id) from authors), 'Tier ' || r, '', 'sinhala',
+            (select min(slug) from categories), 1, 1, r, ${key}
+          from generate_series(1, ${n}) as g(r)`);
+      for (const [key, n] of cases) {
+        const best = Array.from({ length: 200 }, (_, i) => n - i);
+        const first = await page(key, 1);
+        expect(first.total).toBe(200);
+        expect(first.stories.map((s) => s.reads)).toEqual(best.slice(0, 12));
+        const last = await page(key, 17);
+        expect(last.stories.map((s) => s.reads)).toEqual(best.slice(192, 200));
+      }
+    } finally {
+      await t.rows(sql`delete from stories where title like 'Tier %' and description = ''`);
+    }
+  });
 });
