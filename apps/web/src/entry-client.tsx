@@ -53,4 +53,6 @@ void Promise.all([
 ]).then(() => {
   if (root.firstElementChild) hydrateRoot(root, app);
   else createRoot(root).render(app);
+  // Preact hydrates at once: from here the page's controls answer (journeys can wait for this).
+  document.documentElement.setAttribute('data-hydrated', '');
 });

@@ -19,16 +19,17 @@ const RENDER_TIMEOUT_MS = 10_000;
  * Renders a page for `url` with the data the server prefetched: no fetch happens here, queries
  * without boot data render their loading state. Waits for everything (lazy pages included) so
  * the HTML carries the page's text. Rendered by Preact (the build aliases react to preact/compat),
- * as the browser hydrates it.
+ * as the browser hydrates it. `modules`: the lazy page's module as the client build's manifest
+ * names it, for the server to preload its chunk.
  */
 export async function render(
   url: string,
   boot: BootData,
-): Promise<{ status: number; head: string; html: string }> {
+): Promise<{ status: number; head: string; html: string; modules: string[] }> {
   const pathname = new URL(url, 'http://localhost').pathname;
   // The page's code first, as the browser does before hydrating: the render then suspends
   // nowhere, and an error in the page meets the error boundary instead of failing the request.
-  await preloadPage(pathname);
+  const modules = await preloadPage(pathname);
   const queryClient = createQueryClient(boot.data);
   const html = await renderToString(
     <StrictMode>
@@ -45,7 +46,7 @@ export async function render(
   queryClient.clear();
   const status = boot.status ?? (isNotFound(pathname) ? 404 : 200);
   const head = headHtml(metaForUrl(url, boot), boot.config.publicUrl, boot.uiLang);
-  return { status, head, html };
+  return { status, head, html, modules };
 }
 
 /**

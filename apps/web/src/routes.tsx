@@ -6,14 +6,18 @@ import HomePage from './pages/HomePage.tsx';
 import { NotFoundPage } from './pages/NotFoundPage.tsx';
 
 /** A page whose code loads when first shown (suspending meanwhile), or earlier through preload. */
-type LazyPage = ComponentType & { preload: () => Promise<void> };
+type LazyPage = ComponentType & {
+  preload: () => Promise<void>;
+  /** The page's module as the build's manifest names it (`src/pages/LoginPage.tsx`). */
+  source: string;
+};
 
 /**
  * Like React's lazy(), with a preload the browser calls before hydrating: a page that suspends
  * while Preact hydrates keeps the server's markup and never updates it, so the first page's code
  * must be at hand before hydration starts.
  */
-function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
+function lazyPage(source: string, load: () => Promise<{ default: ComponentType }>): LazyPage {
   let loaded: ComponentType | undefined;
   let failed: { error: unknown } | undefined;
   let pending: Promise<void> | undefined;
@@ -39,24 +43,39 @@ function lazyPage(load: () => Promise<{ default: ComponentType }>): LazyPage {
     // Suspense waits for a thrown promise, in Preact and in React alike.
     throw preload().catch(() => {});
   };
-  return Object.assign(Page, { preload });
+  return Object.assign(Page, { preload, source });
 }
 
 // Home and story details are the pages people land on from links and search: they ship in the
 // main bundle. The rest load when first visited.
-const CategoryPage = lazyPage(() => import('./pages/CategoryPage.tsx'));
-const LoginPage = lazyPage(() => import('./pages/LoginPage.tsx'));
-const SignupPage = lazyPage(() => import('./pages/SignupPage.tsx'));
-const AccountPage = lazyPage(() => import('./pages/AccountPage.tsx'));
-const SearchPage = lazyPage(() => import('./pages/SearchPage.tsx'));
+const CategoryPage = lazyPage(
+  'src/pages/CategoryPage.tsx',
+  () => import('./pages/CategoryPage.tsx'),
+);
+const LoginPage = lazyPage('src/pages/LoginPage.tsx', () => import('./pages/LoginPage.tsx'));
+const SignupPage = lazyPage('src/pages/SignupPage.tsx', () => import('./pages/SignupPage.tsx'));
+const AccountPage = lazyPage('src/pages/AccountPage.tsx', () => import('./pages/AccountPage.tsx'));
+const SearchPage = lazyPage('src/pages/SearchPage.tsx', () => import('./pages/SearchPage.tsx'));
 // The publishing workspace carries the editor (TipTap): only authors ever download it.
-const PublishPage = lazyPage(() => import('./pages/PublishPage.tsx'));
-const AuthorPage = lazyPage(() => import('./pages/AuthorPage.tsx'));
-const StatisticsPage = lazyPage(() => import('./pages/StatisticsPage.tsx'));
-const BookmarksPage = lazyPage(() => import('./pages/BookmarksPage.tsx'));
-const LeaderboardPage = lazyPage(() => import('./pages/LeaderboardPage.tsx'));
+const PublishPage = lazyPage('src/pages/PublishPage.tsx', () => import('./pages/PublishPage.tsx'));
+const AuthorPage = lazyPage('src/pages/AuthorPage.tsx', () => import('./pages/AuthorPage.tsx'));
+const StatisticsPage = lazyPage(
+  'src/pages/StatisticsPage.tsx',
+  () => import('./pages/StatisticsPage.tsx'),
+);
+const BookmarksPage = lazyPage(
+  'src/pages/BookmarksPage.tsx',
+  () => import('./pages/BookmarksPage.tsx'),
+);
+const LeaderboardPage = lazyPage(
+  'src/pages/LeaderboardPage.tsx',
+  () => import('./pages/LeaderboardPage.tsx'),
+);
 // The page the links in our e-mails open (the mailing list).
-const MailPage = lazyPage(() => import('./features/mail/MailPage.tsx'));
+const MailPage = lazyPage(
+  'src/features/mail/MailPage.tsx',
+  () => import('./features/mail/MailPage.tsx'),
+);
 
 const NOT_FOUND_ID = 'not-found';
 
@@ -87,10 +106,17 @@ export const routes: RouteObject[] = [
 export const isNotFound = (pathname: string): boolean =>
   (matchRoutes(routes, pathname) ?? []).some((m) => m.route.id === NOT_FOUND_ID);
 
-/** Loads the code of the lazy page that answers this path, if any (before hydrating it). */
-export const preloadPage = async (pathname: string): Promise<void> => {
+/**
+ * Loads the code of the lazy page that answers this path, if any (before hydrating it), and
+ * names its module (the server can then have the browser fetch its chunk with the entry).
+ */
+export const preloadPage = async (pathname: string): Promise<string[]> => {
+  const sources: string[] = [];
   for (const match of matchRoutes(routes, pathname) ?? []) {
     const type = (match.route.element as ReactElement | undefined)?.type as Partial<LazyPage>;
-    if (typeof type?.preload === 'function') await type.preload();
+    if (typeof type?.preload !== 'function' || !type.source) continue;
+    await type.preload();
+    sources.push(type.source);
   }
+  return sources;
 };
