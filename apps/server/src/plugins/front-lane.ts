@@ -7,6 +7,7 @@ import {
   compress,
   encodingForBody,
   type Chosen,
+  type Encoding,
   type PreparedAnswer,
 } from './response-cache.ts';
 
@@ -177,6 +178,29 @@ function headOf(
   return head;
 }
 
+/** The same for answers made per request, by their (constant) headers and encoding. */
+const madeHeads = new WeakMap<object, Map<string, readonly (string | number)[]>>();
+function madeHeadOf(
+  headers: Readonly<Record<string, string>>,
+  common: Readonly<Record<string, string>>,
+  encoding: Encoding | null,
+): readonly (string | number)[] {
+  let heads = madeHeads.get(headers);
+  if (!heads) madeHeads.set(headers, (heads = new Map()));
+  const key = encoding ?? 'identity';
+  let head = heads.get(key);
+  if (!head) {
+    const all: Record<string, string> = { ...common, ...headers };
+    // As @fastify/compress: Vary and Content-Encoding only on what it compressed.
+    if (encoding) {
+      all.vary = all.vary ? `${all.vary}, accept-encoding` : 'accept-encoding';
+      all['content-encoding'] = encoding;
+    }
+    heads.set(key, (head = Object.entries(all).flat()));
+  }
+  return head;
+}
+
 /** Writes an answer with the common and rate-limit headers; returns the status sent. */
 function send(
   req: IncomingMessage,
@@ -197,18 +221,13 @@ function send(
     else res.end(chosen.body);
     return chosen.status;
   }
-  const headers: Record<string, string | number> = { ...common, ...answer.headers };
-  for (let i = 0; i < rate.length; i += 2) headers[rate[i]!] = rate[i + 1]!;
   let body: Buffer =
     typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
-  if (encoding) {
-    body = compress(encoding, body);
-    headers.vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
-    headers['content-encoding'] = encoding;
-  }
-  headers['content-length'] = body.length;
-  res.writeHead(answer.status, headers);
+  if (encoding) body = compress(encoding, body);
+  const head = madeHeadOf(answer.headers, common, encoding).concat(rate);
+  head.push('content-length', body.length);
+  res.writeHead(answer.status, head as string[]);
   res.end(body);
   return answer.status;
 }
