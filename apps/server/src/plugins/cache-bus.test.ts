@@ -143,12 +143,18 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
       },
       accesstoken,
     );
+    // PostgreSQL signals both instances' listeners at the same commit; A answered once its own
+    // notice came back. A client's next request reaches B at least a network round trip later;
+    // in-process, B's sync (a notice through B's own connection, delivered after everything
+    // committed before it) stands for that round trip.
+    await b.cacheBus.sync();
     expect((await readOn(b, 2)).json().object.part.title).toBe('Two');
     expect((await readOn(b, 1)).json().object.part.title).toBe('One, again');
     expect((await readOn(b, 1)).json().object.numberOfparts).toBe(2);
 
     const out = await a.app.inject({ url: apiPaths.logout(), headers: bearer(reader.accesstoken) });
     expect(out.statusCode).toBe(200);
+    await b.cacheBus.sync();
     expect((await readOn(b, 1)).statusCode).toBe(401);
   });
 });

@@ -185,7 +185,8 @@ describe.skipIf(skip)(
       ).toBe('PNG');
       // Built client files and the API browser (static files inside node_modules).
       const html = await (await fetch(`${base}/`, { headers: { accept: 'text/html' } })).text();
-      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      // The app's entry is named on the inline pre-paint script, which loads it after paint.
+      const script = /data-app="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
       expect(script).toBeTruthy();
       // Every body is read to the end: an unread one holds its connection open, and the
       // drain below waits for open requests.
