@@ -380,6 +380,11 @@ export async function buildApp(
   dropPages = pages.drop;
 
   app.setNotFoundHandler(async (request, reply) => {
+    const formPage =
+      request.method === 'POST' && (request.headers.accept ?? '').includes('text/html')
+        ? pages.formPage(request.url)
+        : null;
+    if (formPage) return reply.code(303).header('location', formPage).send();
     const isPage =
       request.method === 'GET' &&
       !request.url.startsWith('/api/') &&

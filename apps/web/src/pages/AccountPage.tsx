@@ -120,7 +120,7 @@ function Profile() {
           </>
         )}
       </dl>
-      <form className={styles.inlineForm} onSubmit={onSubmit} noValidate>
+      <form method="post" className={styles.inlineForm} onSubmit={onSubmit} noValidate>
         <div className={ui.field}>
           <label className={ui.label} htmlFor={`${id}-username`}>
             {t('account.newUsername')}

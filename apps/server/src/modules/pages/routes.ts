@@ -247,6 +247,15 @@ export function pageRoutes(
       for (const key of rendering.keys()) if (test(url(key))) rendering.delete(key);
     },
     /**
+     * The page a form was posted from, when it is one of ours: a form submitted before the app
+     * has started (its scripts load after the first paint) is posted natively, and goes back
+     * to its page (303) without its fields in any address or log. null for anything else.
+     */
+    formPage: (url: string): string | null => {
+      const path = url.split('?')[0]!;
+      return KNOWN_ROUTES.some((r) => r.test(path)) ? path : null;
+    },
+    /**
      * The rendered page kept for a URL and Cookie header, when fresh and found (status 200):
      * the front lane's read. A 404 page is left to Fastify, whose not-found handler decides
      * between the HTML page and the API's JSON by the Accept header.

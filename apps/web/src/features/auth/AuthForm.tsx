@@ -133,7 +133,13 @@ export function AuthForm({ mode }: { mode: Mode }) {
         </h1>
         <p className={styles.lead}>{t(mode === 'login' ? 'auth.loginLead' : 'auth.signupLead')}</p>
       </div>
-      <form className={styles.form} onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
+      <form
+        method="post"
+        className={styles.form}
+        onSubmit={onSubmit}
+        noValidate
+        aria-busy={busy || undefined}
+      >
         {mode === 'signup' &&
           field(
             'username',

@@ -161,7 +161,7 @@ export function CommentBox(props: {
   const over = n > ENGAGEMENT.commentChars;
 
   return (
-    <form className={styles.box} onSubmit={onFormSubmit}>
+    <form method="post" className={styles.box} onSubmit={onFormSubmit}>
       <label htmlFor={`${id}-text`} className="visually-hidden">
         {props.label}
       </label>

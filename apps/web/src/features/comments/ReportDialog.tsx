@@ -74,7 +74,7 @@ export function ReportDialog(props: { commentId: number; onClose: () => void }) 
           </div>
         </>
       ) : (
-        <form onSubmit={submit} className={styles.dialogForm}>
+        <form method="post" onSubmit={submit} className={styles.dialogForm}>
           <fieldset className={styles.reasons}>
             <legend className="visually-hidden">{t('report.why')}</legend>
             <p aria-hidden="true">{t('report.why')}</p>

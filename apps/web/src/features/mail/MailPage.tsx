@@ -120,7 +120,13 @@ function AskForLink() {
   };
 
   return (
-    <form className={page.form} aria-labelledby={`${id}-title`} onSubmit={submit} noValidate>
+    <form
+      method="post"
+      className={page.form}
+      aria-labelledby={`${id}-title`}
+      onSubmit={submit}
+      noValidate
+    >
       <h2 id={`${id}-title`} className={page.panelTitle}>
         {t('mail.askTitle')}
       </h2>

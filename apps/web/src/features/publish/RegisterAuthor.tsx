@@ -70,7 +70,13 @@ export function RegisterAuthor(props: { defaultName: string }) {
         <h1 className={page.heading}>{t('publish.becomeAuthor')}</h1>
         <p className={page.lead}>{t('publish.becomeAuthorLead')}</p>
       </div>
-      <form className={page.form} onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
+      <form
+        method="post"
+        className={page.form}
+        onSubmit={onSubmit}
+        noValidate
+        aria-busy={busy || undefined}
+      >
         <div className={ui.field}>
           <label className={ui.label} htmlFor={`${id}-name`}>
             {t('publish.authorName')}

@@ -168,7 +168,13 @@ export function StoryForm(props: {
     );
 
   return (
-    <form className={styles.storyForm} onSubmit={onSubmit} noValidate aria-busy={busy || undefined}>
+    <form
+      method="post"
+      className={styles.storyForm}
+      onSubmit={onSubmit}
+      noValidate
+      aria-busy={busy || undefined}
+    >
       <h2 className={styles.panelTitle}>
         {story ? t('publish.editStory') : t('publish.newStory')}
       </h2>

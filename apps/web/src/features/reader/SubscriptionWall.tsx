@@ -164,7 +164,13 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
       </p>
 
       {step.name === 'mobile' && (
-        <form className={own.step} onSubmit={onMobile} noValidate aria-busy={busy || undefined}>
+        <form
+          method="post"
+          className={own.step}
+          onSubmit={onMobile}
+          noValidate
+          aria-busy={busy || undefined}
+        >
           <p className={own.stepLabel}>{t('sub.step1')}</p>
           <div className={ui.field}>
             <label className={ui.label} htmlFor={`${id}-mobile`}>
@@ -207,6 +213,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
 
       {step.name === 'code' && (
         <form
+          method="post"
           className={own.step}
           onSubmit={(e) => void onCode(e)}
           noValidate
