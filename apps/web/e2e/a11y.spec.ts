@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from './support/hydrated.ts';
 import { apiPaths, detailsPath, type UiLang } from '@kathamala/domain';
 import { BASE_URL } from './playwright.config.ts';
 import { findStory } from './support/api.ts';

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/hydrated.ts';
 import { newReader, signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
 

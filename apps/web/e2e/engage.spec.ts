@@ -1,4 +1,10 @@
-import { expect, test, type APIRequestContext, type Page, type Request } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Page,
+  type Request,
+} from './support/hydrated.ts';
 import { apiPaths, COMMENT_PLATFORM, detailsPath, type StoryListItem } from '@kathamala/domain';
 import { findStory, newReader, partByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/hydrated.ts';
 import { apiPaths, type AuthorRankings, type LeaderboardBy } from '@kathamala/domain';
 import { signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';

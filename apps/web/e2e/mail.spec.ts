@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext } from './support/hydrated.ts';
 
 /*
  * The mailing list in the browser: a visitor asks for a link on /mail/, the link read from the

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, waitingForTheApp } from './support/hydrated.ts';
 import sharp from 'sharp';
 import { apiPaths, countWords, detailsPath } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
@@ -106,7 +106,7 @@ test('a new author publishes a Sinhala story with a cover and a scheduled episod
 
   // Another reader, in a browser of their own.
   const readerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  const reader = await readerContext.newPage();
+  const reader = waitingForTheApp(await readerContext.newPage());
   await useToken(reader, await signupByApi(request));
 
   // Home, sorted Newest: the story is there (the public lists may be a few seconds old).

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './support/hydrated.ts';
 import { apiPaths, COMFORT_STORAGE_KEY, detailsPath } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';

@@ -1,4 +1,10 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from './support/hydrated.ts';
 import {
   apiPaths,
   detailsPath,

@@ -1,4 +1,11 @@
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  waitingForTheApp,
+  type APIRequestContext,
+  type Locator,
+  type Page,
+} from './support/hydrated.ts';
 import { apiPaths, detailsPath, type AuthorStats } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';
@@ -140,7 +147,7 @@ test('an author publishes, another reader reads and rates, and the author sees t
 
   // The reader is not an author: /statistics/ sends them home.
   const readerContext = await browser.newContext({ baseURL: test.info().project.use.baseURL });
-  const reader = await readerContext.newPage();
+  const reader = waitingForTheApp(await readerContext.newPage());
   await useToken(reader, readerToken);
   await reader.goto('/statistics/');
   await expect(reader).toHaveURL(/\/$/);
