@@ -17,6 +17,7 @@ import { isReleased, isVisible, queryWords, type StoriesRepo } from './repo.ts';
 import { allowedTypos, correctableWords, corrections, swapVariants } from './typos.ts';
 
 const SHORT_LIST = 12;
+const NO_SEASONS: readonly number[] = [];
 
 /**
  * Trigram similarity a vocabulary word needs to be checked as a correction. One typo in a word
@@ -34,6 +35,21 @@ const VIEWER_STATES_KEPT = 50_000;
 type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
 type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
 type ViewerState = Awaited<ReturnType<StoriesRepo['viewerState']>>;
+
+/** The viewer's own fields of the story details. */
+type ViewerBits = Pick<StoryDetails, 'subscribed' | 'userRating' | 'bookmarked' | 'alertEnabled'>;
+/** The story details every viewer shares (the same object while its rows are unchanged). */
+export type SharedDetails = Omit<StoryDetails, keyof ViewerBits>;
+/** Story details in two parts: the shared one first, then the viewer's own. */
+export interface DetailsView {
+  shared: SharedDetails;
+  mine: ViewerBits;
+}
+interface SharedKept {
+  part: PartRow | undefined;
+  series: readonly number[] | undefined;
+  shared: SharedDetails;
+}
 
 /**
  * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
@@ -85,7 +101,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const storyRow = (id: number) => storyRows.load(id, () => repo.story(id));
   const partRow = (id: number, n: number) => parts.load(`${id}:${n}`, () => repo.part(id, n, true));
   const seasonsOf = async (seriesId: number) =>
-    (await seasons.load(seriesId, () => repo.seasons(seriesId))) ?? [];
+    (await seasons.load(seriesId, () => repo.seasons(seriesId))) ?? NO_SEASONS;
   const viewerState = (userId: number, storyId: number, appId: string) =>
     viewerStates.load(`${userId}:${storyId}`, () =>
       repo.viewerState(userId, storyId, appId),
@@ -101,40 +117,21 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     total: found.total,
   });
 
-  const details = async (
-    storyId: number,
-    partNumber: number,
-    viewer: Viewer | null,
-    wantText: boolean,
-  ): Promise<StoryDetails> => {
-    const story = await storyRow(storyId);
-    const now = Date.now();
-    if (!story || !isVisible(story, now))
-      throw notFound('We could not find that story. It may have been removed.');
-    if (wantText && !isReleased(story, now))
-      throw notFound('This story is not out yet. Come back on its release day.');
-    // The text is kept with the part; it is dropped below unless wanted and allowed.
-    const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
-    if (!found && (wantText || partNumber > 1))
-      throw notFound(
-        `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
-      );
-    // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
-    const mine = viewer
-      ? await viewerState(viewer.userId, storyId, story.appId)
-      : { subscribed: false, userRating: null, bookmarked: false, alertEnabled: false };
-    const subscribed = mine.subscribed;
-    let content: string | undefined;
-    if (wantText && found) {
-      if (!mayReadEpisode(viewer, subscribed, story, found))
-        throw new AppError(
-          403,
-          ResultCode.subscriptionRequired,
-          'This story is for members. Subscribe to read it.',
-        );
-      content = found.content;
-    }
-    return {
+  // The part of an answer that is the same for every viewer, kept per story row, part row and
+  // seasons (each replaced when it changes): one object, so its JSON can be kept by identity.
+  const sharedKept = new WeakMap<StoryRow, Map<string, SharedKept>>();
+  const sharedOf = (
+    story: StoryRow,
+    found: PartRow | undefined,
+    series: readonly number[] | undefined,
+    content: string | undefined,
+  ): SharedDetails => {
+    let byPart = sharedKept.get(story);
+    if (!byPart) sharedKept.set(story, (byPart = new Map()));
+    const key = `${found?.partNumber ?? 0}:${content === undefined ? 0 : 1}`;
+    const kept = byPart.get(key);
+    if (kept && kept.part === found && kept.series === series) return kept.shared;
+    const shared: SharedDetails = {
       story: {
         storyId: story.storyId,
         title: story.title,
@@ -148,7 +145,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         rating: Number(story.rating),
         ratingCount: Number(story.ratingCount),
       },
-      series: story.seriesId ? [story.seriesId, ...(await seasonsOf(story.seriesId))] : [],
+      series: story.seriesId && series ? [story.seriesId, ...series] : [],
       part: found
         ? {
             episodeId: found.episodeId,
@@ -166,11 +163,57 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       },
       audioBooks: [],
       numberOfparts: story.numberOfparts,
-      subscribed,
-      userRating: mine.userRating,
-      bookmarked: mine.bookmarked,
-      alertEnabled: mine.alertEnabled,
     };
+    byPart.set(key, { part: found, series, shared });
+    return shared;
+  };
+
+  const detailsView = async (
+    storyId: number,
+    partNumber: number,
+    viewer: Viewer | null,
+    wantText: boolean,
+  ): Promise<DetailsView> => {
+    const story = await storyRow(storyId);
+    const now = Date.now();
+    if (!story || !isVisible(story, now))
+      throw notFound('We could not find that story. It may have been removed.');
+    if (wantText && !isReleased(story, now))
+      throw notFound('This story is not out yet. Come back on its release day.');
+    // The text is kept with the part; it is dropped below unless wanted and allowed.
+    const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
+    if (!found && (wantText || partNumber > 1))
+      throw notFound(
+        `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
+      );
+    // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
+    const mine = viewer
+      ? await viewerState(viewer.userId, storyId, story.appId)
+      : { subscribed: false, userRating: null, bookmarked: false, alertEnabled: false };
+    let content: string | undefined;
+    if (wantText && found) {
+      if (!mayReadEpisode(viewer, mine.subscribed, story, found))
+        throw new AppError(
+          403,
+          ResultCode.subscriptionRequired,
+          'This story is for members. Subscribe to read it.',
+        );
+      content = found.content;
+    }
+    const series = story.seriesId ? await seasonsOf(story.seriesId) : undefined;
+    return {
+      shared: sharedOf(story, found, series, content),
+      mine: {
+        subscribed: mine.subscribed,
+        userRating: mine.userRating,
+        bookmarked: mine.bookmarked,
+        alertEnabled: mine.alertEnabled,
+      },
+    };
+  };
+  const details = async (...args: Parameters<typeof detailsView>): Promise<StoryDetails> => {
+    const { shared, mine } = await detailsView(...args);
+    return { ...shared, ...mine };
   };
 
   return {
@@ -242,6 +285,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
 
     /** The details with the text of part n, for a viewer allowed to read it. */
     part: (storyId: number, n: number, viewer: Viewer) => details(storyId, n, viewer, true),
+
+    /** The same as part, as what every reader shares and what is this viewer's own. */
+    partView: (storyId: number, n: number, viewer: Viewer) => detailsView(storyId, n, viewer, true),
   };
 }
 export type StoriesService = ReturnType<typeof storiesService>;

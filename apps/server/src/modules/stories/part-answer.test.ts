@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { partAnswerBody } from './part-answer.ts';
+import type { DetailsView, SharedDetails } from './service.ts';
+
+// The episode answer must be, byte for byte, what JSON.stringify writes of {...shared, ...mine}:
+// the reader's app parses it, and the lane and the route both send it.
+const shared = (content?: string) =>
+  ({
+    story: { storyId: 7, title: 'කළු ගඟේ රුවල් "quoted"', language: 'si' },
+    series: [],
+    part: {
+      episodeId: 3,
+      partNumber: 2,
+      title: 'Two',
+      membersOnly: true,
+      ...(content === undefined ? {} : { content }),
+    },
+  }) as unknown as SharedDetails;
+const mine = { subscribed: true, userRating: null, bookmarked: false, alertEnabled: true };
+const expected = (view: DetailsView) =>
+  JSON.stringify({ code: 0, object: { ...view.shared, ...view.mine } });
+
+describe('partAnswerBody', () => {
+  const sinhala = 'ශ්‍රී ලංකාව <p>"උද්‍යානය"</p>\n\t\\ 🙂 ';
+  const cases: [string, string | undefined][] = [
+    ['no text', undefined],
+    ['a short text', '<p>Short.</p>'],
+    ['a long Sinhala text with joiners, quotes, escapes and emoji', sinhala.repeat(200)],
+    ['a long text with a lone surrogate', `${'a'.repeat(2000)}\ud800${'b'.repeat(10)}`],
+  ];
+  for (const [name, content] of cases)
+    it(`writes ${name} as JSON.stringify does`, () => {
+      const view = { shared: shared(content), mine };
+      expect(partAnswerBody(view).toString('utf8')).toBe(expected(view));
+      // Again, from the kept head.
+      expect(partAnswerBody(view).toString('utf8')).toBe(expected(view));
+    });
+
+  it("gives each reader of the same episode their own fields, and a new version's text", () => {
+    const first = shared(sinhala.repeat(100));
+    const other = { subscribed: false, userRating: 4, bookmarked: true, alertEnabled: false };
+    partAnswerBody({ shared: first, mine });
+    expect(JSON.parse(partAnswerBody({ shared: first, mine: other }).toString('utf8'))).toEqual({
+      code: 0,
+      object: { ...first, ...other },
+    });
+    const edited = shared('<p>Edited.</p>');
+    expect(partAnswerBody({ shared: edited, mine }).toString('utf8')).toBe(
+      expected({ shared: edited, mine }),
+    );
+  });
+});

@@ -1,0 +1,40 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { LineBatch } from './request-log.ts';
+
+/** A writer that keeps what it is handed, as sonic-boom would write it. */
+function sink() {
+  const chunks: string[] = [];
+  return { chunks, write: (chunk: string) => (chunks.push(chunk), true) };
+}
+
+describe('request log batching', () => {
+  it('hands lines on in order, in one write per batch, and keeps none back on flush', () => {
+    const out = sink();
+    const batch = new LineBatch(out);
+    const logger = pino({ level: 'info' }, batch);
+    for (let i = 0; i < 300; i++)
+      logger.info({ method: 'GET', url: `/r/${i}`, status: 200 }, 'request');
+    // 300 lines of ~120 characters: about two full batches went out, the rest waits.
+    expect(out.chunks.length).toBeGreaterThanOrEqual(1);
+    expect(out.chunks.length).toBeLessThan(10);
+    batch.flush();
+    const lines = out.chunks.join('').split('\n').filter(Boolean);
+    expect(lines).toHaveLength(300);
+    expect(lines.map((l) => JSON.parse(l).url)).toEqual(
+      Array.from({ length: 300 }, (_, i) => `/r/${i}`),
+    );
+    const written = out.chunks.length;
+    batch.flush();
+    expect(out.chunks).toHaveLength(written);
+  });
+
+  it('writes a lone line on flush, Sinhala intact', () => {
+    const out = sink();
+    const batch = new LineBatch(out);
+    pino({ level: 'info' }, batch).info({ q: 'ශ්‍රී ලංකා' }, 'search');
+    expect(out.chunks).toHaveLength(0);
+    batch.flush();
+    expect(JSON.parse(out.chunks[0]!).q).toBe('ශ්‍රී ලංකා');
+  });
+});
