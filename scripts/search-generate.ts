@@ -14,7 +14,7 @@
 //      as tsvector literals, as searchDocSql would make them of the same text (a sample is
 //      compared with searchDocSql at the end; the run fails if one differs);
 //   4. the indexes are built again (maintenance_work_mem 1 GB, two at a time), then the
-//      vocabulary and VACUUM ANALYZE.
+//      vocabulary, the title words and VACUUM ANALYZE.
 // Inserting row by row and then updating each story's document with searchDocSql took about 40
 // minutes for the default size: every row went through every GIN index, each update wrote the
 // row again, and to_tsvector read 150 million words one by one.
@@ -30,7 +30,11 @@ import { CATEGORIES, singlishKey } from '@kathamala/domain';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { englishStories } from '../apps/server/src/db/seed/content/stories-en.ts';
 import { sinhalaStories } from '../apps/server/src/db/seed/content/stories-si.ts';
-import { rebuildVocabulary, searchDocSql } from '../apps/server/src/modules/stories/repo.ts';
+import {
+  rebuildTitleWords,
+  rebuildVocabulary,
+  searchDocSql,
+} from '../apps/server/src/modules/stories/repo.ts';
 import { singlishKeyOf } from '../apps/server/src/modules/stories/singlish-keys.ts';
 
 const envInt = (name: string, fallback: number) => {
@@ -542,9 +546,10 @@ try {
     await db.transaction(async (tx) => {
       await tx.execute(sql`set local work_mem = '512MB'`);
       await rebuildVocabulary(tx as unknown as typeof db);
+      await rebuildTitleWords(tx as unknown as typeof db);
     });
     step('VACUUM ANALYZE');
-    for (const table of ['authors', 'stories', 'episodes', 'search_words'])
+    for (const table of ['authors', 'stories', 'episodes', 'search_words', 'title_words'])
       await db.execute(sql.raw(`vacuum analyze ${table}`));
     const [sizes] = await rows<{
       stories: number;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   customType,
@@ -21,6 +22,12 @@ import {
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 /** A set of date ranges ('{[2026-01-01,2026-01-03)}'): the days a reader read a story. */
 const datemultirange = customType<{ data: string }>({ dataType: () => 'datemultirange' });
+/**
+ * The words of a story's Singlish title key as a full-text document: what the title arm's
+ * indexes hold; search's SQL writes the same expression so the planner uses them.
+ */
+const titleWordsDoc = (titleKey: AnyPgColumn) =>
+  sql`to_tsvector('simple', coalesce(${titleKey}, ''))`;
 
 export const users = pgTable(
   'users',
@@ -150,7 +157,8 @@ export const stories = pgTable(
     index('stories_search_idx').using('gin', t.searchDoc),
     index('stories_rating_score_idx').on(t.ratingScore),
     index('stories_title_trgm_idx').using('gin', sql`fold_key(${t.title}) gin_trgm_ops`),
-    index('stories_title_singlish_trgm_idx').using('gin', sql`${t.titleKey} gin_trgm_ops`),
+    // The Singlish title arm matches title words (title_words, migration 0016), by this index.
+    index('stories_title_words_idx').using('gin', titleWordsDoc(t.titleKey)),
     index('stories_singlish_idx').using('gin', t.singlishDoc),
     // Search's read tiers (READ_TIERS in modules/stories/repo.ts): the most-read stories' own
     // full-text indexes, so a word in most stories is answered from them (migration 0014).
@@ -167,11 +175,11 @@ export const stories = pgTable(
       .using('gin', t.singlishDoc)
       .where(sql`${t.reads} >= 100`),
     // Titles do not follow reads: the Singlish title arm's tiers are wider (TITLE_TIERS, 0015).
-    index('stories_title_singlish_reads_50_idx')
-      .using('gin', sql`${t.titleKey} gin_trgm_ops`)
+    index('stories_title_words_reads_50_idx')
+      .using('gin', titleWordsDoc(t.titleKey))
       .where(sql`${t.reads} >= 50`),
-    index('stories_title_singlish_reads_30_idx')
-      .using('gin', sql`${t.titleKey} gin_trgm_ops`)
+    index('stories_title_words_reads_30_idx')
+      .using('gin', titleWordsDoc(t.titleKey))
       .where(sql`${t.reads} >= 30`),
   ],
 );
@@ -718,6 +726,16 @@ export const rateLimitHits = pgTable(
     index('rate_limit_hits_expires_idx').on(t.expiresAt),
   ],
 );
+
+/**
+ * Each distinct word of the stories' Singlish title keys (as `to_tsvector('simple', title_key)`
+ * splits them). Search finds the title words like a query word here (word_similarity within one
+ * word, by trigram), then the stories whose titles hold one of them (stories_title_words_idx).
+ * Added to when a title key is written; never pruned (a word no title holds any more finds nothing).
+ */
+export const titleWords = pgTable('title_words', { word: text('word').primaryKey() }, (t) => [
+  index('title_words_trgm_idx').using('gin', sql`${t.word} gin_trgm_ops`),
+]);
 
 /**
  * The search vocabulary: each distinct word (4 letters or more) of the stories' search documents

@@ -142,6 +142,21 @@ export const rebuildVocabulary = async (db: Db) => {
     where search_doc is not null and char_length(w) >= 4 group by w`);
 };
 
+/**
+ * The words of Singlish title keys, as the title arm's indexes split them (`to_tsvector('simple',
+ * title_key)`; keys are Latin letters and spaces), for finding the title words like a query word.
+ */
+const titleWordsOf = (titleKey: SQL) =>
+  sql`unnest(tsvector_to_array(to_tsvector('simple', coalesce(${titleKey}, ''))))`;
+
+/** Refills the title words from every story's title key (after a full re-index or a bulk load). */
+export const rebuildTitleWords = async (db: Db) => {
+  await db.execute(sql`delete from title_words`);
+  await db.execute(sql`
+    insert into title_words (word) select distinct w from stories, ${titleWordsOf(sql`title_key`)} as w
+    on conflict do nothing`);
+};
+
 /** One lock for every change to the vocabulary, so two publishes never interleave its counts. */
 const VOCABULARY_LOCK = 727012;
 
@@ -177,6 +192,15 @@ const dialect = new PgDialect();
 
 /** Candidates fetched by trigram for the exact typo check (typos.ts), best first. */
 const TYPO_CANDIDATES = 50;
+
+/**
+ * Title words taken for each word of a Singlish query, most like it first: a word of one or two
+ * letters is like every word it begins (they are matched as a prefix anyway).
+ */
+const TITLE_WORD_CANDIDATES = 50;
+
+/** A title word as a tsquery term: keys are letters only, but nothing else may reach the query. */
+const PLAIN_WORD = /^[\p{L}\p{N}]+$/u;
 
 /** Queries behind story lists, search and details. */
 export const storiesRepo = (db: Db) => {
@@ -224,6 +248,10 @@ export const storiesRepo = (db: Db) => {
           setweight(to_tsvector('simple', ${description}), 'B') ||
           setweight(to_tsvector('simple', ${distinctWordKeys(r.words)}), 'D')
         where id = ${r.id}`);
+      // A title word stays when its title changes (it finds nothing then): never pruned here.
+      await db.execute(
+        sql`insert into title_words (word) select ${titleWordsOf(sql`${title}::text`)} on conflict do nothing`,
+      );
     }
   };
 
@@ -349,7 +377,19 @@ export const storiesRepo = (db: Db) => {
         return sql`(with ${sql.join(scans, sql`, `)} ${sql.join(branches, sql` union all `)})`;
       };
       const withAuthor = sql`authors a join stories s on s.author_id = a.id`;
-      const arms = [
+      // The Singlish title arm: titles holding a word like every query word (`title.all`: each
+      // word as a prefix, or a title word within word_similarity SINGLISH_TYPO_SIMILARITY of it),
+      // and for several words, titles holding one of them (`title.any`: a title may be like the
+      // whole query with one word off, as 'nuvara vava' is like නුවර වැව). Whole titles compared
+      // with the key (`<%`) let a short key's trigrams match across two words: 'kilaya' matched
+      // 'puskolaya kisi', and a common key's title matches were mostly such.
+      const titleArm = (query: string) =>
+        tiered(
+          '0 as exact, 0 as script, 0 as singlish',
+          sql`to_tsvector('simple', coalesce(s.title_key, '')) @@ to_tsquery('simple', ${query})`,
+          TITLE_TIERS,
+        );
+      const arms = (title: { all: string; any: string | null } | null) => [
         ...(exact
           ? [
               tiered(
@@ -372,11 +412,8 @@ export const storiesRepo = (db: Db) => {
                 '1 as exact, 0 as script, 0.1 as singlish',
                 sql`s.singlish_doc @@ to_tsquery('simple', ${squery})`,
               ),
-              tiered(
-                '0 as exact, 0 as script, 0 as singlish',
-                sql`${skey} <% s.title_key`,
-                TITLE_TIERS,
-              ),
+              ...(title ? [titleArm(title.all)] : []),
+              ...(title?.any ? [titleArm(title.any)] : []),
               arm('0 as exact, 0 as script, 0 as singlish', withAuthor, sql`${skey} <% a.name_key`),
             ]
           : []),
@@ -398,16 +435,41 @@ export const storiesRepo = (db: Db) => {
             set_config('enable_seqscan', 'off', true),
             set_config('plan_cache_mode', 'force_generic_plan', true)`,
         );
+        // Title words like each Singlish query word (`<%` within one word, by the trigram index
+        // of title_words): they join the word in the title arm's query as alternatives.
+        const titleWords = new Map<string, string[]>();
+        const swords = skey ? queryWords(skey) : [];
+        if (squery && swords.length) {
+          const like = (w: string) =>
+            sql`(select ${w}::text as q, word from title_words where ${w} <% word
+              order by word_similarity(${w}, word) desc, word limit ${TITLE_WORD_CANDIDATES})`;
+          const found = (await tx.execute(
+            sql.join(swords.map(like), sql` union all `),
+          )) as unknown as { rows: { q: string; word: string }[] };
+          for (const r of found.rows)
+            if (r.word !== r.q && PLAIN_WORD.test(r.word))
+              titleWords.set(r.q, [...(titleWords.get(r.q) ?? []), r.word]);
+        }
+        const titleAll = skey ? toPrefixQuery(skey, titleWords) : null;
+        const title = titleAll
+          ? {
+              all: titleAll,
+              any:
+                swords.length > 1
+                  ? swords.map((w) => toPrefixQuery(w, titleWords)).join(' | ')
+                  : null,
+            }
+          : null;
         // Planning this query (a dozen index scans, each weighing every index of stories) took
         // more than running it for most words: on PostgreSQL it is a named statement, planned
         // once per connection and shape (which arms and terms its text has) and then reused with each query's
         // values; the tiers' read bounds are literals, so the generic plan still uses the partial
         // indexes. PGlite ignores the name.
-        const shape = `search_${exact ? 'e' : ''}${tsquery && corrected ? 'c' : ''}${squery ? 's' : ''}${skey ? 'k' : ''}`;
+        const shape = `search_${exact ? 'e' : ''}${tsquery && corrected ? 'c' : ''}${squery ? 's' : ''}${skey ? 'k' : ''}${title?.any ? 'm' : ''}`;
         const query = sql`
           with hits as (
             select id, max(exact) as exact, max(script) as script, max(singlish) as singlish
-            from (${sql.join(arms, sql` union all `)}) m group by id)
+            from (${sql.join(arms(title), sql` union all `)}) m group by id)
           select ${listColumns}, count(*) over ()::int as total
           from hits h join stories s on s.id = h.id join authors a on a.id = s.author_id
           order by h.script + ${similar} + ${singlishWeight}::real * (h.singlish + ${singlishSimilar}) desc,
@@ -525,6 +587,7 @@ export const storiesRepo = (db: Db) => {
           sql`update stories s set search_doc = ${doc} from authors a where a.id = s.author_id`,
         );
         await rebuildVocabulary(db);
+        await db.execute(sql`delete from title_words`);
         await backfill(sql`true`);
         return;
       }
