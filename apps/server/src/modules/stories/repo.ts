@@ -102,7 +102,9 @@ export const queryWords = (key: string): string[] =>
 
 /**
  * Turns typed words into a prefix tsquery ('lant' finds 'lantern'); null when nothing is left.
- * A word with corrections (vocabulary words within its typos) matches any of them too.
+ * A word with corrections (vocabulary words within its typos) matches any of them too; one the
+ * word begins ('ඔවුන්ට' for 'ඔවුන්') it matches already, so it is left out, and a word whose
+ * corrections all are gives the query as typed (no second full-text scan for the same matches).
  */
 export const toPrefixQuery = (
   key: string,
@@ -112,7 +114,7 @@ export const toPrefixQuery = (
   return words.length
     ? words
         .map((w) => {
-          const fixes = corrections.get(w) ?? [];
+          const fixes = (corrections.get(w) ?? []).filter((c) => !c.startsWith(w));
           return fixes.length
             ? `('${w}':* | ${fixes.map((c) => `'${c}'`).join(' | ')})`
             : `'${w}':*`;

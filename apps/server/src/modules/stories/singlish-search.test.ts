@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { apiPaths, type StoryListItem } from '@kathamala/domain';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { storiesRepo } from './repo.ts';
+import { storiesRepo, toPrefixQuery } from './repo.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -92,6 +92,41 @@ describe('Singlish search', () => {
     const kalu = await search('kalu');
     expect(kalu[0]!.title).toBe(KALU_GANGA);
     expect(kalu.some((s) => s.language === 'english')).toBe(true);
+  });
+
+  it('matches a Singlish key within one title word, never across two', async () => {
+    // 'kilaya' shares "aya", "ya ", "  k" and " ki" with 'puskolaya kisi' across its two words
+    // (word_similarity 0.71 over the whole title); within one word it is like 'kilalan' (0.57).
+    const db = t.database.db;
+    const repo = storiesRepo(db);
+    const ids: number[] = [];
+    try {
+      for (const title of ['පුස්කොළය කිසි', 'කීළලං'])
+        ids.push(
+          Number(
+            (
+              (await db.execute(sql`
+                insert into stories (author_id, title, description, language, category,
+                  number_of_parts, last_part_number)
+                select (select min(id) from authors), ${title}, '', 'sinhala',
+                  (select min(slug) from categories), 1, 1
+                returning id`)) as unknown as { rows: { id: number }[] }
+            ).rows[0]!.id,
+          ),
+        );
+      for (const id of ids) await repo.refreshSearchDoc(id);
+      const found = (await repo.search('kilaya', 50, 0)).items.map((s) => s.title);
+      expect(found).toContain('කීළලං');
+      expect(found).not.toContain('පුස්කොළය කිසි');
+    } finally {
+      for (const id of ids) await db.execute(sql`delete from stories where id = ${id}`);
+    }
+  });
+
+  it('leaves out corrections the typed word matches as a prefix already', () => {
+    const fixes = new Map([['ඔවුන්', ['ඔවුන්ට', 'ඔවුනට']]]);
+    expect(toPrefixQuery('ඔවුන්', fixes)).toBe("('ඔවුන්':* | 'ඔවුනට')");
+    expect(toPrefixQuery('ඔවුන්', new Map([['ඔවුන්', ['ඔවුන්ට']]]))).toBe("'ඔවුන්':*");
   });
 
   it('finds nothing for nonsense', async () => {
