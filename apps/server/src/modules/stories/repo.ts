@@ -170,7 +170,7 @@ const MATCH_CAP = 200;
 
 /**
  * Read counts above which stories have their own search indexes (migration 0014: partial GIN
- * indexes of search_doc, singlish_doc and the Singlish title key's trigrams `where reads >= N`),
+ * indexes of search_doc and singlish_doc `where reads >= N`),
  * most read first. A way of matching
  * looks among the most read first: when MATCH_CAP of them match, they are its MATCH_CAP most-read
  * matches (every story left out has fewer reads), so a word in most stories visits a few hundred
@@ -181,7 +181,8 @@ const MATCH_CAP = 200;
 const READ_TIERS = [1000, 100] as const;
 
 /**
- * The Singlish title arm's tiers (migration 0015). Titles do not follow reads: the most-read 1 %
+ * The Singlish title arm's tiers (migrations 0015 and 0016: partial indexes of the title key's
+ * words `where reads >= N`). Titles do not follow reads: the most-read 1 %
  * and 10 % hold too few titles like even the most common word to fill MATCH_CAP, so the whole
  * index answered (every title like 'owun', 1,169 of them, read and compared). Reads >= 50 and
  * >= 30 (a fifth and a third of stories as the generator spreads reads) hold 200 of them for a
@@ -354,7 +355,8 @@ export const storiesRepo = (db: Db) => {
       // of titles and names is in the vocabulary); a typo in a Singlish title or name key: `<%`
       // is word_similarity at or above pg_trgm.word_similarity_threshold (set to
       // SINGLISH_TYPO_SIMILARITY below, so no second word_similarity call checks it again), which
-      // the trigram indexes answer.
+      // the trigram indexes answer: of title_words for titles (one word at a time, see the title
+      // arm), of the name key for authors.
       const arm = (marks: string, from: SQL, where: SQL) =>
         sql`(select s.id, ${sql.raw(marks)} from ${from} where ${published} and ${where}
           order by s.reads desc, s.id desc limit ${MATCH_CAP})`;
