@@ -425,7 +425,7 @@ export async function buildApp(
       };
     },
     underPressure: () => app.isUnderPressure(),
-    log: log?.logger ?? null,
+    log: log?.requestLine ?? null,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
   });
   // While draining, every request goes through Fastify (which closes kept-alive connections).

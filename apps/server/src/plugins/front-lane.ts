@@ -1,7 +1,8 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import proxyAddr from '@fastify/proxy-addr';
-import type { FastifyBaseLogger, FastifyServerFactory } from 'fastify';
+import type { FastifyServerFactory } from 'fastify';
+import type { RequestLine } from './request-log.ts';
 import {
   choose,
   compress,
@@ -47,8 +48,8 @@ export interface FrontLaneDeps {
   rateLimit(ip: string, url: string): Promise<RateVerdict>;
   /** True while the server sheds load (the pressure plugin answers 503 then). */
   underPressure(): boolean;
-  /** Where the one line per request goes; null when logging is off. */
-  log: FastifyBaseLogger | null;
+  /** Writes the one line per request; null when logging is off. */
+  log: RequestLine | null;
   /** Fastify's trustProxy setting, so the client address is the one the rate limiter counts. */
   trustProxy: string[] | false;
 }
@@ -104,10 +105,7 @@ export function frontLane(): FrontLane {
         if (verdict.exceeded || deps === null) return passOn();
         const status = send(req, res, lane.headers, verdict.headers, a);
         served++;
-        lane.log?.info(
-          { method: 'GET', url, status, ms: Math.round((performance.now() - started) * 10) / 10 },
-          'request',
-        );
+        lane.log?.(url, status, Math.round((performance.now() - started) * 10) / 10);
       }, passOn);
     };
     if (found instanceof Promise) found.then(answer, passOn);

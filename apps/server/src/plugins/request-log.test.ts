@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LineBatch } from './request-log.ts';
+import { LineBatch, requestLineTo } from './request-log.ts';
 
 /** A writer that keeps what it is handed, as sonic-boom would write it. */
 function sink() {
@@ -36,5 +36,20 @@ describe('request log batching', () => {
     expect(out.chunks).toHaveLength(0);
     batch.flush();
     expect(JSON.parse(out.chunks[0]!).q).toBe('ශ්‍රී ලංකා');
+  });
+
+  it("writes the front lane's line as pino writes a request line, field for field", () => {
+    const out = sink();
+    const url = '/api/v1/story/search/?query=%E0%B6%BA "x"\\';
+    pino({ level: 'info' }, out).info({ method: 'GET', url, status: 304, ms: 0.4 }, 'request');
+    requestLineTo(out)(url, 304, 0.4);
+    const [fromPino, fromLane] = out.chunks.map((line) => {
+      expect(line.endsWith('\n')).toBe(true);
+      const { time, ...rest } = JSON.parse(line);
+      expect(Math.abs(time - Date.now())).toBeLessThan(5_000);
+      return rest;
+    });
+    expect(Object.keys(fromLane)).toEqual(Object.keys(fromPino));
+    expect(fromLane).toEqual(fromPino);
   });
 });

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 
@@ -37,19 +38,40 @@ export class LineBatch {
   }
 }
 
+/** Writes one GET request's line: the front lane's answers, in the same shape as the others. */
+export type RequestLine = (url: string, status: number, ms: number) => void;
+
+/**
+ * pino's line for `logger.info({method: 'GET', url, status, ms}, 'request')`, written without
+ * its serializers (about 2 µs a line here, a twentieth of a front-lane answer).
+ */
+export function requestLineTo(sink: { write(line: string): unknown }): RequestLine {
+  const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"method":"GET","url":`;
+  return (url, status, ms) =>
+    sink.write(
+      `{"level":30,"time":${Date.now()}${base}${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`,
+    );
+}
+
 /**
  * The server's logger: JSON lines to stdout, batched and written asynchronously, so a request
  * never waits on the terminal or a log collector's pipe. At most a second of lines is lost if
  * the process is killed outright; a drain flushes everything.
  */
-export function serverLogger(): { logger: FastifyBaseLogger; flush(): void } {
+export function serverLogger(): {
+  logger: FastifyBaseLogger;
+  requestLine: RequestLine;
+  flush(): void;
+} {
   const destination = pino.destination({ dest: 1, sync: false });
   const batch = new LineBatch(destination);
   const timer = setInterval(() => batch.flush(), FLUSH_MS);
   timer.unref();
   const logger = pino({ level: 'info' }, batch) as unknown as FastifyBaseLogger;
+  const requestLine = requestLineTo(batch);
   return {
     logger,
+    requestLine,
     flush: () => {
       clearInterval(timer);
       batch.flush();
