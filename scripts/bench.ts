@@ -9,12 +9,17 @@
 //    started by scripts/with-postgres.sh (this script runs itself again inside
 //    it); on PostgreSQL once per server process count (BENCH_WORKERS, cluster
 //    mode: WORKERS=N), each on a database of its own;
-// 3. for each hot route fetches the body and content-type once (no
-//    Accept-Encoding, as wrk sends none), then starts a bare node:http server in
-//    a child process answering exactly those bytes;
-// 4. runs wrk (-t1 -c32, a 1 s warm-up then 5 s) against both and prints one
-//    table per database and process count: route, app req/s, bare req/s, ratio
-//    (app / bare), p99 latencies; on PostgreSQL also 1 vs 2 processes.
+// 3. waits until the server has finished its start-up work (under 5% of a core for 2 s);
+// 4. for each hot route fetches the answer once (no Accept-Encoding, as wrk sends none), then
+//    starts a bare node:http server in a child process answering exactly those bytes: the
+//    same body and the same headers in the same order (node:http adds Date, Connection,
+//    Keep-Alive and the length, as it does for the app); and once more one answering the same
+//    body with only its content type, the bench's ceiling before (our ~1 KB of security and
+//    rate-limit headers cost a bare server about a third of its throughput);
+// 5. runs wrk (-t1 -c32, a 1 s warm-up then 5 s) against each and prints one table per
+//    database and process count: route, app req/s, bare req/s, ratio (app / bare, same
+//    bytes), body-only bare req/s and the ratio to it, p99 latencies; on PostgreSQL also 1 vs 2
+//    processes.
 //
 // Routes: the member's episode read (bearer token from POST /api/v1/user/login,
 // sent by wrk as a header), listV2, trending, preview, search with the response
@@ -95,8 +100,12 @@ interface RouteResult {
   contentType: string;
   bytes: number;
   app?: WrkResult;
+  /** The bare server sending the same bytes: status line, headers and body. */
   bare?: WrkResult;
   ratio?: number;
+  /** The bare server sending the same body with only a content type (the bench's old ceiling). */
+  bodyOnly?: WrkResult;
+  bodyOnlyRatio?: number;
   problems: string[];
 }
 interface Table {
@@ -177,6 +186,8 @@ function freePort(): Promise<number> {
 interface Fetched {
   status: number;
   headers: http.IncomingHttpHeaders;
+  /** The headers as sent: [name, value, ...], in order. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -204,6 +215,7 @@ function request(
           resolve({
             status: res.statusCode ?? 0,
             headers: res.headers,
+            rawHeaders: res.rawHeaders,
             body: Buffer.concat(chunks),
           }),
         );
@@ -289,8 +301,7 @@ async function measure(port: number, urlPath: string, load: Load): Promise<WrkRe
 const BARE_SERVER = `
 const http = require('node:http');
 const body = require('node:fs').readFileSync(process.env.BENCH_BODY_FILE);
-const headers = { 'content-length': body.length };
-if (process.env.BENCH_CONTENT_TYPE) headers['content-type'] = process.env.BENCH_CONTENT_TYPE;
+const headers = JSON.parse(process.env.BENCH_HEADERS).concat('content-length', body.length);
 const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
 server.keepAliveTimeout = 65000;
 server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
@@ -331,15 +342,34 @@ request = function()
 end
 `;
 
+/**
+ * The headers the bare server sends: the app's own, in its order, but for those node:http
+ * writes itself (Date, Connection, Keep-Alive) and the length, which it adds. With `bodyOnly`,
+ * only the content type, as the bench measured before (the body's bytes alone).
+ */
+function bareHeaders(first: Fetched, bodyOnly: boolean): string[] {
+  if (bodyOnly) {
+    const type = first.headers['content-type'];
+    return type ? ['content-type', String(type)] : [];
+  }
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < first.rawHeaders.length; i += 2) {
+    const name = first.rawHeaders[i]!;
+    if (/^(date|connection|keep-alive|content-length|transfer-encoding)$/i.test(name)) continue;
+    kept.push(name, first.rawHeaders[i + 1]!);
+  }
+  return kept;
+}
+
 async function startBare(
   bodyFile: string,
-  contentType: string,
+  headers: string[],
   cpu: number | null,
 ): Promise<{ child: ChildProcess; port: number }> {
   const [cmd, argv] = pinned(cpu, process.execPath, ['-e', BARE_SERVER]);
   const child = track(
     spawn(cmd, argv, {
-      env: { ...process.env, BENCH_BODY_FILE: bodyFile, BENCH_CONTENT_TYPE: contentType },
+      env: { ...process.env, BENCH_BODY_FILE: bodyFile, BENCH_HEADERS: JSON.stringify(headers) },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
@@ -411,6 +441,42 @@ async function startApp(opts: {
   );
 }
 
+/** CPU ticks (user + system) of a process and its children, or null where /proc cannot tell. */
+function cpuTicks(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    let ticks = Number(fields[11]) + Number(fields[12]);
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    for (const child of children ? children.split(' ') : []) ticks += cpuTicks(Number(child)) ?? 0;
+    return ticks;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the server has finished its start-up work (the demo seed's roll-ups and jobs):
+ * under 5% of a core over 2 s, at most 90 s. Routes measured while it still ran varied up to 5x.
+ */
+async function waitQuiet(pid: number | undefined): Promise<void> {
+  if (pid === undefined || cpuTicks(pid) === null) return;
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  const started = Date.now();
+  while (Date.now() - started < 90_000) {
+    const before = cpuTicks(pid);
+    await sleep(2_000);
+    const after = cpuTicks(pid);
+    if (before === null || after === null) return;
+    if ((after - before) / ticksPerSecond / 2 < 0.05) {
+      console.log(
+        `bench: the server is quiet after ${Math.round((Date.now() - started) / 1000)} s`,
+      );
+      return;
+    }
+  }
+  console.log('bench: the server was still busy after 90 s; measuring anyway');
+}
+
 /** Every story id in a listV2 answer ({code, object: {stories: [{storyId}]}}), in order. */
 function storyIds(value: unknown, found: (number | string)[] = []): (number | string)[] {
   if (Array.isArray(value)) {
@@ -454,12 +520,25 @@ const tableTitle = (t: Pick<Table, 'db' | 'workers' | 'pinned'>) =>
 function printResults(t: Table): void {
   console.log(`\n${tableTitle(t)}`);
   printTable(
-    ['route', 'app req/s', 'bare req/s', 'ratio', 'app p99', 'bare p99', 'bytes', 'notes'],
+    [
+      'route',
+      'app req/s',
+      'bare req/s',
+      'ratio',
+      'body-only bare',
+      'ratio to it',
+      'app p99',
+      'bare p99',
+      'bytes',
+      'notes',
+    ],
     t.results.map((r) => [
       r.route,
       fmt(r.app?.rps),
       fmt(r.bare?.rps),
       r.ratio === undefined ? '-' : r.ratio.toFixed(3),
+      fmt(r.bodyOnly?.rps),
+      r.bodyOnlyRatio === undefined ? '-' : r.bodyOnlyRatio.toFixed(3),
       r.app?.p99ms == null ? '-' : `${fmt(r.app.p99ms, 2)}ms`,
       r.bare?.p99ms == null ? '-' : `${fmt(r.bare.p99ms, 2)}ms`,
       String(r.bytes),
@@ -534,6 +613,7 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
   console.log(`\nbench: ${tableTitle(table)}: starting node apps/server/dist/main.js`);
   const app = await startApp({ dataDir, logFile, databaseUrl, workers, cpu: serverCpu });
   try {
+    await waitQuiet(app.child.pid);
     const list = await request(app.port, '/api/v1/story/listV2/');
     let ids: (number | string)[] = [];
     try {
@@ -639,14 +719,21 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       process.stdout.write(` ${fmt(r.app.rps)} req/s, bare...`);
       const bodyFile = path.join(dir, `body-${table.results.length}`);
       writeFileSync(bodyFile, first.body);
-      const bare = await startBare(bodyFile, contentType, serverCpu);
-      try {
-        r.bare = await measure(bare.port, urlPath, load);
-      } finally {
-        await stop(bare.child);
+      for (const bodyOnly of [false, true]) {
+        const bare = await startBare(bodyFile, bareHeaders(first, bodyOnly), serverCpu);
+        try {
+          const measured = await measure(bare.port, urlPath, load);
+          if (bodyOnly) r.bodyOnly = measured;
+          else r.bare = measured;
+        } finally {
+          await stop(bare.child);
+        }
       }
-      console.log(` ${fmt(r.bare.rps)} req/s`);
-      r.ratio = r.bare.rps > 0 ? Math.round((r.app.rps / r.bare.rps) * 1000) / 1000 : undefined;
+      console.log(` ${fmt(r.bare?.rps)} req/s (body only ${fmt(r.bodyOnly?.rps)})`);
+      const ratio = (bare?: WrkResult) =>
+        bare && bare.rps > 0 ? Math.round((r.app!.rps / bare.rps) * 1000) / 1000 : undefined;
+      r.ratio = ratio(r.bare);
+      r.bodyOnlyRatio = ratio(r.bodyOnly);
       if (r.app.non2xx) r.problems.push(`${r.app.non2xx} non-2xx answers under load`);
       if (r.app.socketErrors) r.problems.push(`${r.app.socketErrors} socket errors`);
     }
@@ -781,7 +868,7 @@ async function main(): Promise<number> {
     );
   }
   console.log(
-    `\nratio = app req/s / bare node:http req/s (same bytes, same run); ` +
+    `\nratio = app req/s / bare node:http req/s (same bytes: headers and body, same run); ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
       `${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; written to .tmp/bench.json`,
   );
