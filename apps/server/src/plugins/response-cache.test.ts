@@ -17,7 +17,8 @@ import {
 // The plugins around the cache as app.ts registers them; no database is needed.
 let app: FastifyInstance;
 let cache: ResponseCache;
-const calls = { big: 0, small: 0, visitors: 0, short: 0, slow: 0, failing: 0 };
+const calls = { big: 0, small: 0, visitors: 0, short: 0, slow: 0, slowShort: 0, failing: 0 };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const big = { code: 0, object: { text: 'කතාමාල '.repeat(400), n: 1 } };
 
 beforeAll(async () => {
@@ -47,6 +48,11 @@ beforeAll(async () => {
     calls.slow++;
     await new Promise((r) => setTimeout(r, 50));
     return { code: 0, object: { query: (req.query as { q?: string }).q ?? '', n: calls.slow } };
+  });
+  app.get('/slow-short', { config: { cache: { ttlMs: 40 } } }, async () => {
+    calls.slowShort++;
+    await sleep(60);
+    return { code: 0, object: { n: calls.slowShort } };
   });
   app.get('/failing', { config: { cache: { ttlMs: 60_000 } } }, async (_req, reply) => {
     calls.failing++;
@@ -250,5 +256,28 @@ describe('filling one answer at a time', () => {
     for (const res of answers) expect(res.statusCode).toBe(503);
     // The first failed: nothing was kept, so each waiting reader asked again.
     expect(calls.failing).toBe(5);
+  });
+
+  it('sends the expired answer at once while one request remakes it, never a dropped one', async () => {
+    expect((await app.inject('/slow-short')).json().object.n).toBe(1);
+    await sleep(60); // expired
+    let remade = false;
+    const remaking = app.inject('/slow-short').then((res) => ((remade = true), res));
+    await sleep(10);
+    const during = await app.inject('/slow-short');
+    expect(during.json().object.n).toBe(1);
+    expect(remade).toBe(false);
+    expect((await remaking).json().object.n).toBe(2);
+    expect((await app.inject('/slow-short')).json().object.n).toBe(2);
+
+    // A change drops the answer: the next readers wait for the new one.
+    cache.drop('/slow-short');
+    const [first, second] = await Promise.all([
+      app.inject('/slow-short'),
+      sleep(10).then(() => app.inject('/slow-short')),
+    ]);
+    expect(first.json().object.n).toBe(3);
+    expect(second.json().object.n).toBe(3);
+    expect(calls.slowShort).toBe(3);
   });
 });

@@ -213,6 +213,8 @@ interface Settleable {
 }
 /** Waiters give up after this and make the answer themselves (a filler that never answers). */
 const FILL_WAIT_MS = 5_000;
+/** How long past its time an answer may still go out while its successor is being made. */
+const STALE_WHILE_FILLING_MS = 10_000;
 const settleable = (): Settleable => {
   let resolve = () => {};
   const promise = new Promise<void>((r) => {
@@ -244,7 +246,7 @@ export interface ResponseCache {
   clear(): void;
   /** Drops the answers whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
   drop(match: string | ((url: string) => boolean)): void;
-  /** The answer kept for a URL while its route's time to live lasts (the front lane's read). */
+  /** The answer to send for a URL from memory, if any (the front lane's read; see hit()). */
   hit(url: string): PreparedAnswer | undefined;
 }
 
@@ -265,6 +267,20 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   const filling = new Map<string, Settleable>();
   const fillers = new WeakSet<FastifyRequest>();
 
+  /**
+   * The answer to send for a URL: a fresh one, or, while one request makes its successor, the
+   * expired one it replaces (for at most STALE_WHILE_FILLING_MS past its time). Answers a change
+   * made stale are dropped, never expired, so only time has passed over what this sends; the
+   * readers who arrive during a refill get it at once instead of waiting for the query.
+   */
+  const hit = (url: string): PreparedAnswer | undefined => {
+    const kept = entries.get(url);
+    if (kept === undefined) return undefined;
+    const now = Date.now();
+    if (now <= kept.until) return kept.answer;
+    return filling.has(url) && now <= kept.until + STALE_WHILE_FILLING_MS ? kept.answer : undefined;
+  };
+
   // The hooks go on the cached routes only, with their rule in the closure: other routes pay
   // nothing, and no request reads request.routeOptions (a getter that builds an object).
   app.addHook('onRoute', (route) => {
@@ -278,15 +294,11 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
     // A hit is answered in preParsing, after every onRequest hook (authentication, load
     // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
     // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.
-    const fresh = (url: string) => {
-      const kept = entries.get(url);
-      return kept && Date.now() <= kept.until ? kept.answer : undefined;
-    };
     const sendHit: preParsingHookHandler = (request, reply, _payload, done) => {
       if (request.method !== 'GET' || (rule.only === 'visitors' && request.viewer)) return done();
-      const hit = fresh(request.url);
+      const kept = hit(request.url);
       // Not calling done(): the reply is sent here and the handler does not run.
-      if (hit) return sendPrepared(request, reply, hit);
+      if (kept) return sendPrepared(request, reply, kept);
       const running = filling.get(request.url);
       if (!running) {
         // This request makes the answer; others for the same URL wait for it (below).
@@ -297,7 +309,7 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
       // One fill at a time per URL: when an entry expires under load, the readers who arrive
       // meanwhile take its new answer instead of each running the same query.
       void running.promise.then(() => {
-        const made = fresh(request.url);
+        const made = hit(request.url);
         if (made) sendPrepared(request, reply, made);
         else done();
       });
@@ -357,9 +369,6 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
       const test = urlMatcher(match);
       for (const url of entries.keys()) if (test(url)) entries.delete(url);
     },
-    hit: (url) => {
-      const kept = entries.get(url);
-      return kept && Date.now() <= kept.until ? kept.answer : undefined;
-    },
+    hit,
   };
 }

@@ -36,6 +36,8 @@ const KNOWN_ROUTES = [
 ];
 
 const RENDER_CACHE_MS = 10_000;
+/** How long past its time a page may still go out while its next rendering runs. */
+const STALE_WHILE_RENDERING_MS = 10_000;
 const LEADERBOARD_BY: readonly LeaderboardBy[] = ['reads', 'rating'];
 const LEADERBOARD_PERIODS: readonly LeaderboardPeriod[] = ['week', 'month', 'all'];
 const MAX_ID = 2_147_483_647;
@@ -153,9 +155,18 @@ export function pageRoutes(
 
   // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
   const cacheKey = (request: { url: string }, uiLang: UiLang) => `${uiLang} ${request.url}`;
+  // Renderings under way, by cache key.
+  const rendering = new Map<string, Promise<PreparedAnswer>>();
+  /**
+   * The page to send: a fresh one, or, while its next rendering runs, the expired one (as the
+   * response cache does: a drop removes both, so only time has passed over what this sends).
+   */
   const fresh = (key: string): PreparedAnswer | null => {
     const hit = cache.get(key);
-    return hit && Date.now() - hit.at < RENDER_CACHE_MS ? hit : null;
+    if (!hit) return null;
+    const age = Date.now() - hit.at;
+    if (age < RENDER_CACHE_MS) return hit;
+    return rendering.has(key) && age < RENDER_CACHE_MS + STALE_WHILE_RENDERING_MS ? hit : null;
   };
 
   /**
@@ -172,9 +183,6 @@ export function pageRoutes(
     if (!hit) return done();
     sendPrepared(request, reply, hit);
   };
-
-  // Renderings under way, by cache key.
-  const rendering = new Map<string, Promise<PreparedAnswer>>();
 
   /** Prefetches a page's data and renders it (status 404 for an unknown address). */
   const renderPage = async (address: string, uiLang: UiLang): Promise<PreparedAnswer> => {
