@@ -32,7 +32,40 @@ const preactCompat = [
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
 ];
 
-export default defineConfig(({ command }) => ({
+/** The module every first load starts from (index.html's script). */
+const ENTRY = path.join(here, 'src/entry-client.tsx');
+
+/**
+ * One chunk for everything a first load runs: the entry's static imports, however deep. Left to
+ * itself the bundler cut them into about 25 chunks shared with the lazy pages; each was a
+ * `modulepreload` the page added, a request and a module record, on the first page's main thread
+ * just after the paint. A lazy page loads after the entry, so it finds this chunk already there;
+ * modules only lazy pages use keep their own chunks.
+ */
+const firstLoadChunk = () => {
+  const reached = new Map<string, boolean>();
+  const fromEntry = (
+    id: string,
+    info: (id: string) => { importers: readonly string[] } | null,
+    seen: Set<string>,
+  ): boolean => {
+    const known = reached.get(id);
+    if (known !== undefined) return known;
+    if (id === ENTRY) return true;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    const found = (info(id)?.importers ?? []).some((by) => fromEntry(by, info, seen));
+    // Only a positive answer is final: a negative one may come from a cycle still being walked.
+    if (found) reached.set(id, true);
+    return found;
+  };
+  return (
+    id: string,
+    ctx: { getModuleInfo: (id: string) => { importers: readonly string[] } | null },
+  ) => (fromEntry(id, (m) => ctx.getModuleInfo(m), new Set()) ? 'app' : null);
+};
+
+export default defineConfig(({ command, isSsrBuild }) => ({
   // JSX compiles straight to Preact's runtime (no React refresh plugin: under vite dev an edit
   // reloads the page).
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact/compat' } },
@@ -53,6 +86,7 @@ export default defineConfig(({ command }) => ({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
         warn(warning);
       },
+      output: isSsrBuild ? {} : { codeSplitting: { groups: [{ name: firstLoadChunk() }] } },
       treeshake: {
         // The domain package builds its TypeBox schemas at module level. The browser only needs
         // the types and the rules; marking the builders pure lets unused schemas (and most of

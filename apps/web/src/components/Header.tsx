@@ -4,6 +4,7 @@ import { useUnreadCount } from '../api/social.ts';
 import { useSession } from '../features/auth/useSession.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { Brand } from './Brand.tsx';
+import { HydrateLater } from './HydrateLater.tsx';
 import { LanguageSwitch } from './LanguageSwitch.tsx';
 import { MainNav } from './MainNav.tsx';
 import { NotificationDrawer } from './NotificationDrawer.tsx';
@@ -26,9 +27,12 @@ export function Header() {
     <header className={styles.header}>
       <div className={styles.bar}>
         <Brand />
-        <nav className={styles.desktopNav} aria-label={t('nav.main')}>
-          <MainNav onOpenNotifications={openDrawer} />
-        </nav>
+        {/* The two copies of the menu (one is hidden at any width) hydrate in tasks of their own. */}
+        <HydrateLater>
+          <nav className={styles.desktopNav} aria-label={t('nav.main')}>
+            <MainNav onOpenNotifications={openDrawer} />
+          </nav>
+        </HydrateLater>
         <SearchForm />
         <LanguageSwitch />
         {/* <details> opens and closes without JavaScript, so the menu works before hydration. */}
@@ -49,9 +53,11 @@ export function Header() {
               </span>
             )}
           </summary>
-          <nav className={styles.menuPanel} aria-label={t('nav.main')}>
-            <MainNav onNavigate={close} onOpenNotifications={openDrawer} />
-          </nav>
+          <HydrateLater>
+            <nav className={styles.menuPanel} aria-label={t('nav.main')}>
+              <MainNav onNavigate={close} onOpenNotifications={openDrawer} />
+            </nav>
+          </HydrateLater>
         </details>
       </div>
       {drawerOpen && reader && <NotificationDrawer onClose={() => setDrawerOpen(false)} />}

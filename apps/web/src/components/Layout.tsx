@@ -3,6 +3,7 @@ import { Outlet, useLocation } from 'react-router';
 import { useI18n } from '../i18n/index.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { Header } from './Header.tsx';
+import { HydrateLater } from './HydrateLater.tsx';
 import { ErrorNotice } from './Notice.tsx';
 import { OptionMenu } from './OptionMenu.tsx';
 import { SkeletonLines } from './Skeleton.tsx';
@@ -19,7 +20,9 @@ export function Layout() {
       <a href="#main" className={styles.skip}>
         {t('nav.skip')}
       </a>
-      <Header />
+      <HydrateLater>
+        <Header />
+      </HydrateLater>
       <main id="main" className={styles.main} tabIndex={-1}>
         {pathname !== '/' && <OptionMenu />}
         <ErrorBoundary resetKey={pathname} fallback={(retry) => <ErrorNotice onRetry={retry} />}>

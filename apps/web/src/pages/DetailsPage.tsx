@@ -4,6 +4,7 @@ import { apiPaths, episodeFooter, ResultCode, type StoryDetails } from '@kathama
 import { isApiError } from '../api/client.ts';
 import { useAuthorStories, usePart, usePreview } from '../api/queries.ts';
 import { Cover } from '../components/Cover.tsx';
+import { HydrateLater } from '../components/HydrateLater.tsx';
 import { useServerStatus } from '../config.tsx';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonBlock, SkeletonLines } from '../components/Skeleton.tsx';
@@ -179,47 +180,56 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
 
   return (
     <div className={styles.layout}>
-      <article className={styles.story}>
-        <header className={styles.storyHeader}>
-          <Cover
-            storyId={storyId}
-            alt={t('story.cover', { title: story.title })}
-            width={144}
-            // As reader.module.css shows it: 6.5rem on a phone, 8rem from 576 px, 10rem from 768.
-            sizes="(min-width: 768px) 160px, (min-width: 576px) 128px, 104px"
-            eager
-            className={styles.storyCover}
-          />
-          <div className={styles.storyHeading}>
-            <h1 className={styles.storyTitle} lang={lang}>
-              {story.title}
-            </h1>
-            <p className={styles.storyAuthor}>
-              <Link to={apiPaths.authorPage(author.authorId)} lang={textLang(author.name)}>
-                {t('story.by', { name: author.name })}
-              </Link>
-            </p>
-            <StoryMeta
-              reads={story.reads}
-              rating={story.rating}
-              parts={details.numberOfparts}
-              ongoing={story.ongoing}
+      <HydrateLater>
+        <article className={styles.story}>
+          <header className={styles.storyHeader}>
+            <Cover
+              storyId={storyId}
+              alt={t('story.cover', { title: story.title })}
+              width={144}
+              // As reader.module.css shows it: 6.5rem on a phone, 8rem from 576 px, 10rem from 768.
+              sizes="(min-width: 768px) 160px, (min-width: 576px) 128px, 104px"
+              eager
+              className={styles.storyCover}
             />
-            {story.membersOnly && <MembersBadge />}
-            {isReader && part.isSuccess && (
-              <BookmarkButton storyId={storyId} bookmarked={part.data.bookmarked} />
-            )}
-          </div>
-          <p className={styles.storyDescription} lang={lang}>
-            {story.description}
-          </p>
-        </header>
-        <SeriesLinks series={details.series} storyId={storyId} />
-        <div className={styles.reading}>{reading}</div>
-      </article>
+            <div className={styles.storyHeading}>
+              <h1 className={styles.storyTitle} lang={lang}>
+                {story.title}
+              </h1>
+              <p className={styles.storyAuthor}>
+                <Link to={apiPaths.authorPage(author.authorId)} lang={textLang(author.name)}>
+                  {t('story.by', { name: author.name })}
+                </Link>
+              </p>
+              <StoryMeta
+                reads={story.reads}
+                rating={story.rating}
+                parts={details.numberOfparts}
+                ongoing={story.ongoing}
+              />
+              {story.membersOnly && <MembersBadge />}
+              {isReader && part.isSuccess && (
+                <BookmarkButton storyId={storyId} bookmarked={part.data.bookmarked} />
+              )}
+            </div>
+            <p className={styles.storyDescription} lang={lang}>
+              {story.description}
+            </p>
+          </header>
+          <SeriesLinks series={details.series} storyId={storyId} />
+          <HydrateLater>
+            <div className={styles.reading}>{reading}</div>
+          </HydrateLater>
+        </article>
+      </HydrateLater>
+      {/* Below the story on a phone: hydrated after it, each list in a task of its own. */}
       <aside className={styles.aside}>
-        <TrendingList excludeStoryId={storyId} />
-        <MoreByAuthor authorId={author.authorId} name={author.name} storyId={storyId} />
+        <HydrateLater>
+          <TrendingList excludeStoryId={storyId} />
+        </HydrateLater>
+        <HydrateLater>
+          <MoreByAuthor authorId={author.authorId} name={author.name} storyId={storyId} />
+        </HydrateLater>
       </aside>
     </div>
   );

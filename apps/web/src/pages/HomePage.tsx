@@ -3,6 +3,7 @@ import { detailsPath } from '@kathamala/domain';
 import { usePremium, useStoryList, useUpcoming } from '../api/queries.ts';
 import { useContinueReading } from '../api/social.ts';
 import { Cover } from '../components/Cover.tsx';
+import { HydrateLater } from '../components/HydrateLater.tsx';
 import { useSession } from '../features/auth/useSession.ts';
 import { storyLang } from '../features/stories/lang.ts';
 import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
@@ -34,53 +35,62 @@ export default function HomePage() {
   return (
     <div className={styles.page}>
       <ContinueReading />
-      <section className={styles.stories} aria-labelledby="stories-heading">
-        <div className={styles.listHead}>
-          <h1 id="stories-heading" className={styles.heading}>
-            {t('home.stories')}
-          </h1>
-          <div className={styles.controls}>
-            <nav aria-label={t('home.sort')}>
-              <ul className={ui.chips}>
-                {SORTS.map((s) => (
-                  <li key={s}>
-                    <Link
-                      className={ui.chip}
-                      to={href({ sort: s })}
-                      aria-current={s === sortBy ? 'page' : undefined}
-                    >
-                      {t(`sort.${s}`)}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-            <nav aria-label={t('filter.label')} className={styles.controlRow}>
-              <span className={styles.controlLabel} aria-hidden="true">
-                {t('filter.label')}
-              </span>
-              <ul className={ui.chips}>
-                {ONGOING.map((o) => (
-                  <li key={o}>
-                    <Link
-                      className={ui.chip}
-                      to={href({ status: o })}
-                      aria-current={o === ongoing ? 'page' : undefined}
-                    >
-                      {t(`filter.${o}`)}
-                    </Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
+      <HydrateLater>
+        <section className={styles.stories} aria-labelledby="stories-heading">
+          <div className={styles.listHead}>
+            <h1 id="stories-heading" className={styles.heading}>
+              {t('home.stories')}
+            </h1>
+            <div className={styles.controls}>
+              <nav aria-label={t('home.sort')}>
+                <ul className={ui.chips}>
+                  {SORTS.map((s) => (
+                    <li key={s}>
+                      <Link
+                        className={ui.chip}
+                        to={href({ sort: s })}
+                        aria-current={s === sortBy ? 'page' : undefined}
+                      >
+                        {t(`sort.${s}`)}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+              <nav aria-label={t('filter.label')} className={styles.controlRow}>
+                <span className={styles.controlLabel} aria-hidden="true">
+                  {t('filter.label')}
+                </span>
+                <ul className={ui.chips}>
+                  {ONGOING.map((o) => (
+                    <li key={o}>
+                      <Link
+                        className={ui.chip}
+                        to={href({ status: o })}
+                        aria-current={o === ongoing ? 'page' : undefined}
+                      >
+                        {t(`filter.${o}`)}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            </div>
           </div>
-        </div>
-        <PagedStoryGrid list={list} hrefFor={(p) => href({ page: p })} />
-      </section>
+          <PagedStoryGrid list={list} hrefFor={(p) => href({ page: p })} />
+        </section>
+      </HydrateLater>
+      {/* Below the list on a phone: hydrated after it, each list in a task of its own. */}
       <aside className={styles.aside}>
-        <TrendingList />
-        <Upcoming />
-        <Premium />
+        <HydrateLater>
+          <TrendingList />
+        </HydrateLater>
+        <HydrateLater>
+          <Upcoming />
+        </HydrateLater>
+        <HydrateLater>
+          <Premium />
+        </HydrateLater>
       </aside>
     </div>
   );

@@ -1,4 +1,5 @@
 import type { StoryListItem } from '@kathamala/domain';
+import { HydrateLater } from '../../components/HydrateLater.tsx';
 import { ErrorNotice, InfoNotice } from '../../components/Notice.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { StoryCard, StoryCardSkeleton } from './StoryCard.tsx';
@@ -39,11 +40,14 @@ export function StoryGrid(props: {
     >
       {props.stories.map((story, i) => (
         <li key={story.storyId}>
-          <StoryCard
-            story={story}
-            eager={props.eagerCovers && i < EAGER_COVERS}
-            headingLevel={props.headingLevel}
-          />
+          {/* Each card hydrates in a task of its own (one <article>). */}
+          <HydrateLater>
+            <StoryCard
+              story={story}
+              eager={props.eagerCovers && i < EAGER_COVERS}
+              headingLevel={props.headingLevel}
+            />
+          </HydrateLater>
         </li>
       ))}
     </ul>
