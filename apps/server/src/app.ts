@@ -180,7 +180,8 @@ export async function buildApp(
 
   if (log) installRequestLog(app);
   // Security headers first: their hook must run before any other can answer.
-  installSecurityHeaders(app, config);
+  const headers = securityHeaders(config);
+  installSecurityHeaders(app, headers);
   // Load shedding next, so a request refused past capacity costs no other work.
   await installPressure(app, config.pressure);
   // Ecosystem plugins first.
@@ -408,7 +409,7 @@ export async function buildApp(
   };
   front.open({
     sources: [partFrontSource(auth, stories), publicAnswers],
-    headers: securityHeaders(config),
+    headers,
     rateLimit: async (ip, url): Promise<RateVerdict> => {
       const verdict = await limiter({ ip, url, routeOptions: { config: {} } } as never);
       if (verdict.isAllowed) return { exceeded: false, headers: [] };

@@ -86,30 +86,52 @@ export function frontLane(): FrontLane {
     if (lane === null || req.method !== 'GET' || url === undefined || lane.underPressure())
       return next(req, res);
     const started = lane.log ? performance.now() : 0;
-    const passOn = () => next(req, res);
     let found: FrontAnswer | null | Promise<FrontAnswer | null> = null;
     for (const source of lane.sources) {
       try {
         found = source(req, url);
       } catch {
-        return passOn();
+        return next(req, res);
       }
       if (found !== null) break;
     }
-    if (found === null) return passOn();
-    const answer = (a: FrontAnswer | null) => {
-      if (a === null) return passOn();
-      lane.rateLimit(clientIp(req), url).then((verdict) => {
-        // Past the limit Fastify answers the 429 (it counts the request once more: the
-        // client is over its budget either way).
-        if (verdict.exceeded || deps === null) return passOn();
-        const status = send(req, res, lane.headers, verdict.headers, a);
-        served++;
-        lane.log?.(url, status, Math.round((performance.now() - started) * 10) / 10);
-      }, passOn);
-    };
-    if (found instanceof Promise) found.then(answer, passOn);
-    else answer(found);
+    if (found === null) return next(req, res);
+    void answer(lane, req, res, next, url, found, clientIp(req), started);
+  };
+
+  /** Sends a found answer unless it turns out null, the client is over its limit or the lane closed. */
+  const answer = async (
+    lane: FrontLaneDeps,
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Next,
+    url: string,
+    found: FrontAnswer | Promise<FrontAnswer | null>,
+    ip: string,
+    started: number,
+  ): Promise<void> => {
+    let sending: FrontAnswer | null = null;
+    let verdict: RateVerdict | null = null;
+    try {
+      sending = await found;
+      if (sending !== null) verdict = await lane.rateLimit(ip, url);
+    } catch {
+      sending = null; // a source or the limiter failed: Fastify answers
+    }
+    // Past the limit Fastify answers the 429 (it counts the request once more: the client is
+    // over its budget either way).
+    if (sending === null || verdict === null || verdict.exceeded || deps === null)
+      return next(req, res);
+    let status: number;
+    try {
+      status = send(req, res, lane.headers, verdict.headers, sending);
+    } catch {
+      // The connection went away mid-answer: nothing more can be said on it.
+      res.destroy();
+      return;
+    }
+    served++;
+    lane.log?.(url, status, Math.round((performance.now() - started) * 10) / 10);
   };
 
   const serverFactory: FastifyServerFactory = (handler, fastifyOptions) => {

@@ -85,12 +85,15 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
 }
 
 /**
- * Security headers on every answer (pages, API, errors, static files, the API docs):
- * a strict CSP, nosniff, Referrer-Policy, frame denial, and HSTS when served over HTTPS.
+ * Sends the security headers (made once by securityHeaders) on every answer (pages, API,
+ * errors, static files, the API docs): a strict CSP, nosniff, Referrer-Policy, frame denial,
+ * and HSTS when served over HTTPS.
  * Installed before any plugin that adds routes, so its onRequest hook runs first.
  */
-export function installSecurityHeaders(app: FastifyInstance, config: SecurityHeadersConfig) {
-  const headers = securityHeaders(config);
+export function installSecurityHeaders(
+  app: FastifyInstance,
+  headers: Readonly<Record<string, string>>,
+) {
   const names = Object.keys(headers);
   // A plain callback: this runs on every request, and a promise per request buys nothing here.
   app.addHook('onRequest', (request, reply, done) => {

@@ -4,7 +4,7 @@ import { PRODUCT_APP_ID } from '@kathamala/domain';
 import { loadConfig } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { installErrorHandling } from '../../errors.ts';
-import { installSecurityHeaders } from '../../plugins/security-headers.ts';
+import { installSecurityHeaders, securityHeaders } from '../../plugins/security-headers.ts';
 import { startSimulator, type CarrierSimulator } from '../../adapters/simulator/simulator.ts';
 import { carrierDispatch } from './dispatch.ts';
 import { carrierRoutes } from './routes.ts';
@@ -17,7 +17,7 @@ const APPS = [
 
 async function server(simulator: CarrierSimulator | null) {
   const app = Fastify();
-  installSecurityHeaders(app, loadConfig({ PUBLIC_URL: `http://${HOST}` }));
+  installSecurityHeaders(app, securityHeaders(loadConfig({ PUBLIC_URL: `http://${HOST}` })));
   installErrorHandling(app);
   await carrierRoutes(app, {
     // The webhook is not called here.
