@@ -24,17 +24,22 @@ const stable = (headers: Record<string, unknown>) =>
       .map(([name, value]) => [name.toLowerCase(), String(value)]),
   );
 
+/** A test app listening on a loopback port (the lane sits in front of the real server only). */
+async function listeningApp(env?: Parameters<typeof createTestApp>[0]) {
+  const app = await createTestApp(env);
+  await app.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('not listening');
+  return { app, base: `http://127.0.0.1:${address.port}` };
+}
+
 let t: TestApp;
 let base: string;
 let memberToken: string;
 let storyId: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (!address || typeof address === 'string') throw new Error('not listening');
-  base = `http://127.0.0.1:${address.port}`;
+  ({ app: t, base } = await listeningApp());
   memberToken = await t.login('member@demo.kathamala.lk', 'kathamala-demo');
   storyId = await readable(memberToken);
 }, 120_000);
@@ -216,11 +221,7 @@ describe('limits', () => {
   let small: TestApp;
   let smallBase: string;
   beforeAll(async () => {
-    small = await createTestApp({ RATE_LIMIT_MAX: '5', DEMO_SEED: '0' });
-    await small.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = small.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    smallBase = `http://127.0.0.1:${address.port}`;
+    ({ app: small, base: smallBase } = await listeningApp({ RATE_LIMIT_MAX: '5', DEMO_SEED: '0' }));
   }, 120_000);
   afterAll(async () => {
     await small?.close();
@@ -242,11 +243,11 @@ describe('behind a proxy (TRUST_PROXY)', () => {
   let proxied: TestApp;
   let proxiedBase: string;
   beforeAll(async () => {
-    proxied = await createTestApp({ RATE_LIMIT_MAX: '3', DEMO_SEED: '0', TRUST_PROXY: 'loopback' });
-    await proxied.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = proxied.app.server.address();
-    if (!address || typeof address === 'string') throw new Error('not listening');
-    proxiedBase = `http://127.0.0.1:${address.port}`;
+    ({ app: proxied, base: proxiedBase } = await listeningApp({
+      RATE_LIMIT_MAX: '3',
+      DEMO_SEED: '0',
+      TRUST_PROXY: 'loopback',
+    }));
   }, 120_000);
   afterAll(async () => {
     await proxied?.close();
