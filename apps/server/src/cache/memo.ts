@@ -16,6 +16,29 @@ export class Memo<K, V> {
     private readonly live: () => boolean = () => true,
   ) {}
 
+  /** Keys by group, for memos made with groupOf (see grouped()). */
+  private groups: Map<unknown, Set<K>> | null = null;
+  private groupOf: ((key: K) => unknown) | null = null;
+
+  /**
+   * Keeps an index of the keys by `groupOf(key)` (a reader's id, say), so that deleteGroup()
+   * drops one group's entries without walking every key. Returns this memo.
+   */
+  grouped(groupOf: (key: K) => unknown): this {
+    this.groupOf = groupOf;
+    this.groups = new Map();
+    return this;
+  }
+
+  /** Drops the entries of one group (a memo made grouped()). */
+  deleteGroup(group: unknown): void {
+    this.generation++;
+    const keys = this.groups?.get(group);
+    if (!keys) return;
+    this.groups!.delete(group);
+    for (const key of keys) this.entries.delete(key);
+  }
+
   /** The kept value, or undefined. */
   get(key: K): V | undefined {
     return this.entries.get(key);
@@ -35,27 +58,42 @@ export class Memo<K, V> {
     if (this.entries.size >= this.max) {
       // Maps iterate in insertion order: the first key is the oldest fill.
       const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
+      if (!oldest.done) this.forget(oldest.value);
     }
     this.entries.set(key, value);
+    if (this.groupOf) {
+      const group = this.groupOf(key);
+      let keys = this.groups!.get(group);
+      if (!keys) this.groups!.set(group, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private forget(key: K) {
+    this.entries.delete(key);
+    if (!this.groupOf) return;
+    const group = this.groupOf(key);
+    const keys = this.groups!.get(group);
+    if (keys?.delete(key) && keys.size === 0) this.groups!.delete(group);
   }
 
   /** Drops one entry. */
   delete(key: K): void {
     this.generation++;
-    this.entries.delete(key);
+    this.forget(key);
   }
 
   /** Drops the entries a test picks. */
   deleteWhere(test: (key: K, value: V) => boolean): void {
     this.generation++;
-    for (const [k, v] of this.entries) if (test(k, v)) this.entries.delete(k);
+    for (const [k, v] of this.entries) if (test(k, v)) this.forget(k);
   }
 
   /** Drops everything. */
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.groups?.clear();
   }
 
   get size(): number {

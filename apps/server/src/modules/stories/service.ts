@@ -62,7 +62,10 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const storyRows = new Memo<number, StoryRow>(STORIES_KEPT, live);
   const parts = new Memo<string, PartRow>(PARTS_KEPT, live);
   const seasons = new Memo<number, number[]>(STORIES_KEPT, live);
-  const viewerStates = new Memo<string, ViewerState>(VIEWER_STATES_KEPT, live);
+  // Grouped by reader: a change of one reader's state drops theirs without walking 50,000 keys.
+  const viewerStates = new Memo<string, ViewerState>(VIEWER_STATES_KEPT, live).grouped((key) =>
+    key.slice(0, key.indexOf(':')),
+  );
   cache?.feed.on((change) => {
     switch (change.kind) {
       case 'story':
@@ -76,11 +79,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         parts.deleteWhere((key) => key.startsWith(prefix));
         break;
       }
-      case 'viewer': {
-        const prefix = `${change.userId}:`;
-        viewerStates.deleteWhere((key) => key.startsWith(prefix));
+      case 'viewer':
+        viewerStates.deleteGroup(String(change.userId));
         break;
-      }
       case 'members':
         viewerStates.clear();
         break;

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { Memo } from './memo.ts';
+
+const fill = async (memo: Memo<string, string>, key: string) =>
+  memo.load(key, async () => `v${key}`);
+
+describe('Memo grouped by reader', () => {
+  it("drops one reader's entries and keeps everyone else's", async () => {
+    const memo = new Memo<string, string>(100).grouped((key) => key.split(':')[0]);
+    for (const key of ['1:10', '1:11', '2:10', '12:10']) await fill(memo, key);
+    memo.deleteGroup('1');
+    expect(memo.get('1:10')).toBeUndefined();
+    expect(memo.get('1:11')).toBeUndefined();
+    // '12' starts with '1' but is another reader.
+    expect(memo.get('12:10')).toBe('v12:10');
+    expect(memo.get('2:10')).toBe('v2:10');
+    expect(memo.size).toBe(2);
+  });
+
+  it('keeps its index right as the oldest entries make room, and after a clear', async () => {
+    const memo = new Memo<string, string>(2).grouped((key) => key.split(':')[0]);
+    await fill(memo, '1:10');
+    await fill(memo, '2:10');
+    await fill(memo, '2:11'); // evicts 1:10
+    expect(memo.get('1:10')).toBeUndefined();
+    await fill(memo, '1:12'); // evicts 2:10
+    memo.deleteGroup('2');
+    expect(memo.get('2:11')).toBeUndefined();
+    expect(memo.get('1:12')).toBe('v1:12');
+    memo.clear();
+    await fill(memo, '1:13');
+    memo.deleteGroup('1');
+    expect(memo.size).toBe(0);
+  });
+
+  it('does not keep a fill that began before its group was dropped', async () => {
+    const memo = new Memo<string, string>(10).grouped((key) => key.split(':')[0]);
+    let finish: (v: string) => void = () => {};
+    const slow = memo.load('3:1', () => new Promise<string>((r) => (finish = r)));
+    memo.deleteGroup('3');
+    finish('old');
+    expect(await slow).toBe('old');
+    expect(memo.get('3:1')).toBeUndefined();
+  });
+});
