@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fs from 'node:fs';
-import Fastify, { type FastifyInstance, type onSendHookHandler } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type onSendHookHandler } from 'fastify';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -156,7 +156,7 @@ export async function buildApp(
     serverFactory: front.serverFactory,
     ...(log ? { loggerInstance: log.logger } : { logger: false }),
     // One line per request from installRequestLog instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Behind a proxy (TRUST_PROXY) the client's address comes from X-Forwarded-For, so rate
