@@ -317,7 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     rateLimit: {
-      max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000),
+      max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
       authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
       uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
     },
