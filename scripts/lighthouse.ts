@@ -94,7 +94,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function audit(url: string, port: number): Promise<Omit<PageResult, 'page'>> {
   const runs: Omit<PageResult, 'page'>[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0, retries = 0; i < RUNS; i++) {
     const result = await lighthouse(url, {
       port,
       output: 'json',
@@ -103,6 +103,12 @@ async function audit(url: string, port: number): Promise<Omit<PageResult, 'page'
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
+    // On a busy machine Chromium now and then loses the trace (NO_NAVSTART, NO_FCP): run again.
+    if (lhr.runtimeError && retries < 2) {
+      retries++;
+      i--;
+      continue;
+    }
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
     // The whole report, for the audits' details (the network requests, the main-thread tasks).
     if (REPORTS_DIR) {

@@ -59,10 +59,11 @@ const firstLoadChunk = () => {
     if (found) reached.set(id, true);
     return found;
   };
+  // The entry module itself stays in the entry chunk (the file index.html names), importing this.
   return (
     id: string,
     ctx: { getModuleInfo: (id: string) => { importers: readonly string[] } | null },
-  ) => (fromEntry(id, (m) => ctx.getModuleInfo(m), new Set()) ? 'app' : null);
+  ) => (id !== ENTRY && fromEntry(id, (m) => ctx.getModuleInfo(m), new Set()) ? 'app' : null);
 };
 
 export default defineConfig(({ command, isSsrBuild }) => ({
