@@ -45,11 +45,14 @@ export interface DetailsView {
   shared: SharedDetails;
   mine: ViewerBits;
 }
+/** The shared details of one story row and part row, with and without the text. */
 interface SharedKept {
-  part: PartRow | undefined;
   series: readonly number[] | undefined;
-  shared: SharedDetails;
+  withText?: SharedDetails;
+  withoutText?: SharedDetails;
 }
+/** Stands for "no part" (a story without episodes) where a part row is a key. */
+const NO_PART = {};
 
 /**
  * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
@@ -120,7 +123,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
 
   // The part of an answer that is the same for every viewer, kept per story row, part row and
   // seasons (each replaced when it changes): one object, so its JSON can be kept by identity.
-  const sharedKept = new WeakMap<StoryRow, Map<string, SharedKept>>();
+  // Weakly, by the rows themselves: what the memos above let go (an evicted episode with its
+  // text) goes from here too, so this holds no more than they do.
+  const sharedKept = new WeakMap<StoryRow, WeakMap<object, SharedKept>>();
   const sharedOf = (
     story: StoryRow,
     found: PartRow | undefined,
@@ -128,10 +133,12 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     content: string | undefined,
   ): SharedDetails => {
     let byPart = sharedKept.get(story);
-    if (!byPart) sharedKept.set(story, (byPart = new Map()));
-    const key = `${found?.partNumber ?? 0}:${content === undefined ? 0 : 1}`;
-    const kept = byPart.get(key);
-    if (kept && kept.part === found && kept.series === series) return kept.shared;
+    if (!byPart) sharedKept.set(story, (byPart = new WeakMap()));
+    let kept = byPart.get(found ?? NO_PART);
+    if (!kept || kept.series !== series) byPart.set(found ?? NO_PART, (kept = { series }));
+    const slot = content === undefined ? 'withoutText' : 'withText';
+    const ready = kept[slot];
+    if (ready) return ready;
     const shared: SharedDetails = {
       story: {
         storyId: story.storyId,
@@ -165,7 +172,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       audioBooks: [],
       numberOfparts: story.numberOfparts,
     };
-    byPart.set(key, { part: found, series, shared });
+    kept[slot] = shared;
     return shared;
   };
 
