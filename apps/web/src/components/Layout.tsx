@@ -27,7 +27,11 @@ export function Layout() {
         {pathname !== '/' && <OptionMenu />}
         <ErrorBoundary resetKey={pathname} fallback={(retry) => <ErrorNotice onRetry={retry} />}>
           <Suspense fallback={<SkeletonLines lines={6} label={t('common.loading')} />}>
-            <Outlet />
+            {/* The page hydrates after the first pass (the router and the layout), its own
+                parts after it. */}
+            <HydrateLater>
+              <Outlet />
+            </HydrateLater>
           </Suspense>
         </ErrorBoundary>
       </main>
