@@ -7,10 +7,19 @@ import { clearSession, storeClaims, storeToken } from './session.ts';
 import { useSession } from './useSession.ts';
 import { verifyToken } from './verify.ts';
 
-const loginPathFor = (here: string): string =>
-  here.startsWith('/login') || here.startsWith('/signup') || here === '/'
-    ? '/login'
-    : `/login?redirect=${encodeURIComponent(here)}`;
+/**
+ * Where a reader whose session ended goes: /login, back to where they were afterwards. Already on
+ * /login or /signup (a second 401 can land after the first sent them there), the way back they
+ * carry is kept.
+ */
+export const loginPathFor = (here: string): string => {
+  if (here === '/') return '/login';
+  if (here.startsWith('/login') || here.startsWith('/signup')) {
+    const query = here.indexOf('?');
+    return query === -1 ? '/login' : `/login${here.slice(query)}`;
+  }
+  return `/login?redirect=${encodeURIComponent(here)}`;
+};
 
 /** Ends the session in this browser and sends the reader to /login (SPEC.md 4). */
 function useEndSession() {
