@@ -34,7 +34,7 @@ import {
 import { openTokenKeys, type TokenKeys } from './auth/keys.ts';
 import { sharedSecrets } from './auth/deployment-secrets.ts';
 import { startupLock } from './db/startup-lock.ts';
-import { sharedRateLimits } from './plugins/rate-limit-store.ts';
+import { countRequest, sharedRateLimits, type Counted } from './plugins/rate-limit-store.ts';
 import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
@@ -112,6 +112,23 @@ export interface BuiltApp {
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
+
+/** The global rate limit's window: a budget a minute per address. */
+const RATE_WINDOW_MS = 60_000;
+
+/** The rate-limit headers of a counted request, as the plugin's hook sets them. */
+const rateVerdict = (c: Counted): RateVerdict => ({
+  exceeded: c.exceeded,
+  headers: [
+    'x-ratelimit-limit',
+    String(c.max),
+    'x-ratelimit-remaining',
+    String(c.remaining),
+    'x-ratelimit-reset',
+    String(c.resetSeconds),
+  ],
+});
+
 export async function buildApp(
   config: Config,
   opts: { inMemory?: boolean; logger?: boolean } = {},
@@ -198,7 +215,7 @@ export async function buildApp(
   await app.register(rateLimit, {
     ...rateLimits.options,
     max: config.rateLimit.max,
-    timeWindow: '1 minute',
+    timeWindow: RATE_WINDOW_MS,
     // Phones behind one carrier address share a budget: files a page needs never count.
     allowList: (request) => STATIC_PATHS.test(request.url),
     errorResponseBuilder: (_req, ctx) => ({
@@ -399,6 +416,16 @@ export async function buildApp(
   // Answers in memory go out through the front lane from now on; the rate limiter's own store
   // counts them, as every request the plugin sees.
   const limiter = app.createRateLimit();
+  const limiterVerdict = async (ip: string, url: string): Promise<RateVerdict> => {
+    const verdict = await limiter({ ip, url, routeOptions: { config: {} } } as never);
+    if (verdict.isAllowed) return { exceeded: false, headers: [] };
+    return rateVerdict({
+      exceeded: verdict.isExceeded,
+      max: verdict.max,
+      remaining: verdict.remaining,
+      resetSeconds: verdict.ttlInSeconds,
+    });
+  };
   const publicAnswers: FrontSource = (req, url) => {
     // A token is checked by Fastify's auth hook even where the answer is public.
     if (req.headers.authorization !== undefined) return null;
@@ -410,20 +437,12 @@ export async function buildApp(
   front.open({
     sources: [partFrontSource(auth, stories), publicAnswers],
     headers,
-    rateLimit: async (ip, url): Promise<RateVerdict> => {
-      const verdict = await limiter({ ip, url, routeOptions: { config: {} } } as never);
-      if (verdict.isAllowed) return { exceeded: false, headers: [] };
-      return {
-        exceeded: verdict.isExceeded,
-        headers: [
-          'x-ratelimit-limit',
-          String(verdict.max),
-          'x-ratelimit-remaining',
-          String(verdict.remaining),
-          'x-ratelimit-reset',
-          String(verdict.ttlInSeconds),
-        ],
-      };
+    rateLimit: (ip, url) => {
+      const store = rateLimits.global();
+      // The plugin makes its store at start-up; until then (never, in practice) its own path.
+      if (!store) return limiterVerdict(ip, url);
+      const counted = countRequest(store, ip, config.rateLimit.max, RATE_WINDOW_MS);
+      return counted instanceof Promise ? counted.then(rateVerdict) : rateVerdict(counted);
     },
     underPressure: () => app.isUnderPressure(),
     log: log?.requestLine ?? null,

@@ -45,7 +45,7 @@ export interface FrontLaneDeps {
   /** Headers every answer carries (the security headers). */
   headers: Readonly<Record<string, string>>;
   /** Counts the request against the client's budget, in the store the rate-limit plugin uses. */
-  rateLimit(ip: string, url: string): Promise<RateVerdict>;
+  rateLimit(ip: string, url: string): RateVerdict | Promise<RateVerdict>;
   /** True while the server sheds load (the pressure plugin answers 503 then). */
   underPressure(): boolean;
   /** Writes the one line per request; null when logging is off. */
@@ -114,7 +114,10 @@ export function frontLane(): FrontLane {
     let verdict: RateVerdict | null = null;
     try {
       sending = await found;
-      if (sending !== null) verdict = await lane.rateLimit(ip, url);
+      if (sending !== null) {
+        const counted = lane.rateLimit(ip, url);
+        verdict = counted instanceof Promise ? await counted : counted;
+      }
     } catch {
       sending = null; // a source or the limiter failed: Fastify answers
     }
