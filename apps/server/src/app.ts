@@ -413,19 +413,10 @@ export async function buildApp(
       .send({ code: ResultCode.notFound, message: 'There is nothing at this address.' });
   });
 
-  // Answers in memory go out through the front lane from now on; the rate limiter's own store
-  // counts them, as every request the plugin sees.
-  const limiter = app.createRateLimit();
-  const limiterVerdict = async (ip: string, url: string): Promise<RateVerdict> => {
-    const verdict = await limiter({ ip, url, routeOptions: { config: {} } } as never);
-    if (verdict.isAllowed) return { exceeded: false, headers: [] };
-    return rateVerdict({
-      exceeded: verdict.isExceeded,
-      max: verdict.max,
-      remaining: verdict.remaining,
-      resetSeconds: verdict.ttlInSeconds,
-    });
-  };
+  // Answers in memory go out through the front lane from now on, counted on the store the
+  // rate-limit plugin made when it was registered above.
+  const rateStore = rateLimits.global();
+  if (!rateStore) throw new Error('the rate-limit plugin made no store');
   const publicAnswers: FrontSource = (req, url) => {
     // A token is checked by Fastify's auth hook even where the answer is public.
     if (req.headers.authorization !== undefined) return null;
@@ -437,11 +428,8 @@ export async function buildApp(
   front.open({
     sources: [partFrontSource(auth, stories), publicAnswers],
     headers,
-    rateLimit: (ip, url) => {
-      const store = rateLimits.global();
-      // The plugin makes its store at start-up; until then (never, in practice) its own path.
-      if (!store) return limiterVerdict(ip, url);
-      const counted = countRequest(store, ip, config.rateLimit.max, RATE_WINDOW_MS);
+    rateLimit: (ip) => {
+      const counted = countRequest(rateStore, ip, config.rateLimit.max, RATE_WINDOW_MS);
       return counted instanceof Promise ? counted.then(rateVerdict) : rateVerdict(counted);
     },
     underPressure: () => app.isUnderPressure(),

@@ -45,7 +45,7 @@ export interface FrontLaneDeps {
   /** Headers every answer carries (the security headers). */
   headers: Readonly<Record<string, string>>;
   /** Counts the request against the client's budget, in the store the rate-limit plugin uses. */
-  rateLimit(ip: string, url: string): RateVerdict | Promise<RateVerdict>;
+  rateLimit(ip: string): RateVerdict | Promise<RateVerdict>;
   /** True while the server sheds load (the pressure plugin answers 503 then). */
   underPressure(): boolean;
   /** Writes the one line per request; null when logging is off. */
@@ -115,7 +115,7 @@ export function frontLane(): FrontLane {
     try {
       sending = await found;
       if (sending !== null) {
-        const counted = lane.rateLimit(ip, url);
+        const counted = lane.rateLimit(ip);
         verdict = counted instanceof Promise ? await counted : counted;
       }
     } catch {
