@@ -1,3 +1,5 @@
+// First: keeps node's nextTick objects in one shape before any start-up work runs (tick-shape.ts).
+import './tick-shape.ts';
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { runPrimary } from './cluster.ts';
