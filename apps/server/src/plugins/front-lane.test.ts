@@ -200,6 +200,33 @@ describe("a reader's episode", () => {
     expect(JSON.parse(outOfRange.body.toString()).message).toEqual(expect.any(String));
   });
 
+  it('walls a reader who is not a member, also once their story, part and state are in memory', async () => {
+    const reader = await t.login('reader@demo.kathamala.lk', 'kathamala-demo');
+    const list = await t.app.inject({ url: '/api/v1/story/listV2/' });
+    let walled: string | undefined;
+    for (const { storyId: id } of list.json().object.stories as { storyId: number }[]) {
+      const path = `/api/v1/story/${id}/part/number/1`;
+      const asReader = await t.app.inject({
+        url: path,
+        headers: { authorization: `Bearer ${reader}` },
+      });
+      if (asReader.statusCode === 403) walled = path;
+      if (walled) break;
+    }
+    expect(walled).toBeDefined();
+    // The member's read keeps the story and part; the reader's first refusal keeps their state.
+    expect((await get(walled!, { authorization: `Bearer ${memberToken}` })).status).toBe(200);
+    const member = await get(walled!, { authorization: `Bearer ${memberToken}` });
+    expect(member.front).toBe(true);
+    await get(walled!, { authorization: `Bearer ${reader}` });
+    const again = await get(walled!, { authorization: `Bearer ${reader}` });
+    expect(again.status).toBe(403);
+    expect(again.front).toBe(false);
+    expect(JSON.parse(again.body.toString()).message).toBe(
+      'This story is for members. Subscribe to read it.',
+    );
+  });
+
   it('is refused on the next request after a logout', async () => {
     const token = await t.login('reader@demo.kathamala.lk', 'kathamala-demo');
     const freeStory = await readable(token);

@@ -96,17 +96,36 @@ export function frontLane(): FrontLane {
       if (found !== null) break;
     }
     if (found === null) return next(req, res);
-    void answer(lane, req, res, next, url, found, clientIp(req), started);
+    const ip = clientIp(req);
+    if (found instanceof Promise) {
+      void answer(lane, req, res, next, url, found, ip, started);
+      return;
+    }
+    // Found at once (a cached answer, an episode whose reader and text are in memory): when
+    // the limiter answers at once too, the answer goes out in this same turn.
+    let counted: RateVerdict | Promise<RateVerdict>;
+    try {
+      counted = lane.rateLimit(ip);
+    } catch {
+      return next(req, res); // the limiter failed: Fastify answers
+    }
+    if (!(counted instanceof Promise))
+      return finish(lane, req, res, next, url, found, counted, started);
+    const sending = found;
+    counted.then(
+      (verdict) => finish(lane, req, res, next, url, sending, verdict, started),
+      () => next(req, res),
+    );
   };
 
-  /** Sends a found answer unless it turns out null, the client is over its limit or the lane closed. */
+  /** Awaits an answer found later (a read from the database), then counts it and sends it. */
   const answer = async (
     lane: FrontLaneDeps,
     req: IncomingMessage,
     res: ServerResponse,
     next: Next,
     url: string,
-    found: FrontAnswer | Promise<FrontAnswer | null>,
+    found: Promise<FrontAnswer | null>,
     ip: string,
     started: number,
   ): Promise<void> => {
@@ -114,17 +133,28 @@ export function frontLane(): FrontLane {
     let verdict: RateVerdict | null = null;
     try {
       sending = await found;
-      if (sending !== null) {
-        const counted = lane.rateLimit(ip);
-        verdict = counted instanceof Promise ? await counted : counted;
-      }
+      if (sending !== null) verdict = await lane.rateLimit(ip);
     } catch {
       sending = null; // a source or the limiter failed: Fastify answers
     }
+    if (sending === null || verdict === null) return next(req, res);
+    finish(lane, req, res, next, url, sending, verdict, started);
+  };
+
+  /** Sends an answer unless the client is over its limit or the lane closed meanwhile. */
+  const finish = (
+    lane: FrontLaneDeps,
+    req: IncomingMessage,
+    res: ServerResponse,
+    next: Next,
+    url: string,
+    sending: FrontAnswer,
+    verdict: RateVerdict,
+    started: number,
+  ): void => {
     // Past the limit Fastify answers the 429 (it counts the request once more: the client is
     // over its budget either way).
-    if (sending === null || verdict === null || verdict.exceeded || deps === null)
-      return next(req, res);
+    if (verdict.exceeded || deps === null) return next(req, res);
     let status: number;
     try {
       status = send(req, res, lane.headers, verdict.headers, sending);
@@ -224,6 +254,15 @@ function madeHeadOf(
   return head;
 }
 
+// By the body itself: a source that hands out the same Buffer again (a kept episode answer, see
+// stories/part-answer.ts) has it compressed once, not on every read of a browser.
+const compressedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
+function compressedOf(body: Buffer, encoding: Encoding): Buffer {
+  let forms = compressedBodies.get(body);
+  if (!forms) compressedBodies.set(body, (forms = {}));
+  return (forms[encoding] ??= compress(encoding, body));
+}
+
 /** Writes an answer with the common and rate-limit headers; returns the status sent. */
 function send(
   req: IncomingMessage,
@@ -247,7 +286,7 @@ function send(
   let body: Buffer =
     typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
-  if (encoding) body = compress(encoding, body);
+  if (encoding) body = compressedOf(body, encoding);
   const head = madeHeadOf(answer.headers, common, encoding).concat(rate);
   head.push('content-length', body.length);
   res.writeHead(answer.status, head as string[]);

@@ -23,6 +23,21 @@ const cleanUsername = (raw: string) => {
   return name;
 };
 
+const SESSION_ID = /^[0-9a-f-]{36}$/;
+const hasSessionId = (claims: TokenClaims): claims is TokenClaims & { sid: string } =>
+  typeof claims.sid === 'string' && SESSION_ID.test(claims.sid);
+
+/** The viewer of a token's claims and its live session, or null when they are not one user's. */
+const viewerOf = (claims: TokenClaims & { sid: string }, session: LiveSession): Viewer | null =>
+  String(session.userId) === claims.sub
+    ? {
+        userId: session.userId,
+        sessionId: claims.sid,
+        name: session.name,
+        author: claims.author === true,
+      }
+    : null;
+
 /** Verified tokens and live sessions kept in memory (a reader's every request presents one). */
 const TOKENS_KEPT = 50_000;
 const SESSIONS_KEPT = 50_000;
@@ -49,10 +64,19 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
     else if (change.kind === 'all') sessions.clear();
   });
 
-  const claimsOf = async (token: string): Promise<TokenClaims | null> => {
+  // A kept token past its expiry is checked again (and refused by the check).
+  const keptClaims = (token: string, now: number): TokenClaims | undefined => {
     const kept = tokens.get(token);
-    // A kept token past its expiry is checked again (and refused by the check).
-    if (kept && typeof kept.exp === 'number' && kept.exp * 1000 > Date.now()) return kept;
+    return kept && typeof kept.exp === 'number' && kept.exp * 1000 > now ? kept : undefined;
+  };
+  const keptSession = (sid: string, now: number): LiveSession | undefined => {
+    const kept = sessions.get(sid);
+    return kept && kept.expiresAt > now ? kept : undefined;
+  };
+
+  const claimsOf = async (token: string): Promise<TokenClaims | null> => {
+    const kept = keptClaims(token, Date.now());
+    if (kept) return kept;
     try {
       return (await tokens.load(token, () => keys.verify(token))) ?? null;
     } catch {
@@ -61,8 +85,8 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
   };
 
   const liveSession = async (sid: string): Promise<LiveSession | undefined> => {
-    const kept = sessions.get(sid);
-    if (kept && kept.expiresAt > Date.now()) return kept;
+    const kept = keptSession(sid, Date.now());
+    if (kept) return kept;
     return sessions.load(sid, async () => {
       const found = await repo.findLiveSession(sid);
       return found
@@ -161,16 +185,22 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
     /** The viewer a token stands for, or null when it is forged, expired or its session revoked. */
     async viewerFromToken(token: string): Promise<Viewer | null> {
       const claims = await claimsOf(token);
-      if (!claims) return null;
-      if (typeof claims.sid !== 'string' || !/^[0-9a-f-]{36}$/.test(claims.sid)) return null;
+      if (!claims || !hasSessionId(claims)) return null;
       const session = await liveSession(claims.sid);
-      if (!session || String(session.userId) !== claims.sub) return null;
-      return {
-        userId: session.userId,
-        sessionId: claims.sid,
-        name: session.name,
-        author: claims.author === true,
-      };
+      return session ? viewerOf(claims, session) : null;
+    },
+
+    /**
+     * The same from memory alone (a token already verified, its session already read), in this
+     * turn of the event loop; undefined when anything has to be checked or read first, or the
+     * token is refused (viewerFromToken then says so).
+     */
+    keptViewer(token: string): Viewer | undefined {
+      const now = Date.now();
+      const claims = keptClaims(token, now);
+      if (!claims || !hasSessionId(claims)) return undefined;
+      const session = keptSession(claims.sid, now);
+      return (session && viewerOf(claims, session)) ?? undefined;
     },
   };
 }

@@ -53,6 +53,13 @@ interface SharedKept {
 }
 /** Stands for "no part" (a story without episodes) where a part row is a key. */
 const NO_PART = {};
+/** What a visitor without an account has of their own. */
+const NO_STATE: ViewerState = {
+  subscribed: false,
+  userRating: null,
+  bookmarked: false,
+  alertEnabled: false,
+};
 
 /**
  * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
@@ -176,28 +183,37 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     return shared;
   };
 
-  const detailsView = async (
-    storyId: number,
-    partNumber: number,
-    viewer: Viewer | null,
-    wantText: boolean,
-  ): Promise<DetailsView> => {
-    const story = await storyRow(storyId);
-    const now = Date.now();
+  // The rules of a details answer, shared by the read from the database and the one from memory.
+  /** The story when it may be shown (and, for a text, is out); else the route's 404. */
+  const mustSee = (story: StoryRow | undefined, wantText: boolean, now: number): StoryRow => {
     if (!story || !isVisible(story, now))
       throw notFound('We could not find that story. It may have been removed.');
     if (wantText && !isReleased(story, now))
       throw notFound('This story is not out yet. Come back on its release day.');
-    // The text is kept with the part; it is dropped below unless wanted and allowed.
-    const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
+    return story;
+  };
+  /** The route's 404 for a part that does not exist (a text or a part past the first). */
+  const mustHavePart = (
+    story: StoryRow,
+    found: PartRow | undefined,
+    partNumber: number,
+    wantText: boolean,
+  ) => {
     if (!found && (wantText || partNumber > 1))
       throw notFound(
         `This story has ${story.numberOfparts} part${story.numberOfparts === 1 ? '' : 's'}; part ${partNumber} does not exist.`,
       );
-    // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
-    const mine = viewer
-      ? await viewerState(viewer.userId, storyId, story.appId)
-      : { subscribed: false, userRating: null, bookmarked: false, alertEnabled: false };
+  };
+  /** The answer; for a text, the route's 403 when this viewer may not read it. */
+  const viewOf = (
+    story: StoryRow,
+    found: PartRow | undefined,
+    series: readonly number[] | undefined,
+    mine: ViewerState,
+    viewer: Viewer | null,
+    wantText: boolean,
+  ): DetailsView => {
+    // The text is kept with the part; it is dropped here unless wanted and allowed.
     let content: string | undefined;
     if (wantText && found) {
       if (!mayReadEpisode(viewer, mine.subscribed, story, found))
@@ -208,7 +224,6 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         );
       content = found.content;
     }
-    const series = story.seriesId ? await seasonsOf(story.seriesId) : undefined;
     return {
       shared: sharedOf(story, found, series, content),
       mine: {
@@ -218,6 +233,36 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         alertEnabled: mine.alertEnabled,
       },
     };
+  };
+
+  const detailsView = async (
+    storyId: number,
+    partNumber: number,
+    viewer: Viewer | null,
+    wantText: boolean,
+  ): Promise<DetailsView> => {
+    const story = mustSee(await storyRow(storyId), wantText, Date.now());
+    const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
+    mustHavePart(story, found, partNumber, wantText);
+    // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
+    const mine = viewer ? await viewerState(viewer.userId, storyId, story.appId) : NO_STATE;
+    const series = story.seriesId ? await seasonsOf(story.seriesId) : undefined;
+    return viewOf(story, found, series, mine, viewer, wantText);
+  };
+
+  /**
+   * partView from memory alone, in this turn of the event loop: undefined when a row or the
+   * viewer's state has to be read first. Refuses as partView does (the same throws).
+   */
+  const keptPartView = (storyId: number, n: number, viewer: Viewer): DetailsView | undefined => {
+    const story = storyRows.get(storyId);
+    const found = parts.get(`${storyId}:${n}`);
+    const mine = viewerStates.get(`${viewer.userId}:${storyId}`);
+    const series = story?.seriesId ? seasons.get(story.seriesId) : undefined;
+    if (!story || !found || !mine || (story.seriesId && !series)) return undefined;
+    mustSee(story, true, Date.now());
+    mustHavePart(story, found, n, true);
+    return viewOf(story, found, series, mine, viewer, true);
   };
   const details = async (...args: Parameters<typeof detailsView>): Promise<StoryDetails> => {
     const { shared, mine } = await detailsView(...args);
@@ -296,6 +341,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
 
     /** The same as part, as what every reader shares and what is this viewer's own. */
     partView: (storyId: number, n: number, viewer: Viewer) => detailsView(storyId, n, viewer, true),
+
+    keptPartView,
   };
 }
 export type StoriesService = ReturnType<typeof storiesService>;
