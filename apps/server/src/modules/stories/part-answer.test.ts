@@ -49,4 +49,20 @@ describe('partAnswerBody', () => {
       expected({ shared: edited, mine }),
     );
   });
+
+  it('hands the same bytes to readers with the same fields, and keeps a bounded number', () => {
+    const version = shared(sinhala.repeat(50));
+    const first = partAnswerBody({ shared: version, mine });
+    expect(partAnswerBody({ shared: version, mine: { ...mine } })).toBe(first);
+    // Ten other combinations of a reader's fields: each answer right, the first one let go.
+    for (let rating = 0; rating < 10; rating++) {
+      const theirs = { ...mine, userRating: rating };
+      expect(partAnswerBody({ shared: version, mine: theirs }).toString('utf8')).toBe(
+        expected({ shared: version, mine: theirs }),
+      );
+    }
+    const again = partAnswerBody({ shared: version, mine });
+    expect(again).not.toBe(first);
+    expect(again.equals(first)).toBe(true);
+  });
 });

@@ -6,24 +6,42 @@ export const PART_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
 } as const;
 
+/** Bodies kept per episode version: enough for its usual readers (member or not, a bookmark). */
+const BODIES_PER_VERSION = 8;
+
+interface Kept {
+  /** The shared part's JSON without its closing "}}", as UTF-8. */
+  head: Buffer;
+  /** Whole answers by the reader's own fields as JSON, oldest first. */
+  bodies: Map<string, Buffer>;
+}
+
 // Keyed by the shared object itself: the stories service hands out the same one until a row
-// under it changes, and then a new one, so a kept head is never stale.
-const heads = new WeakMap<SharedDetails, Buffer>();
+// under it changes, and then a new one, so what is kept here is never stale.
+const kept = new WeakMap<SharedDetails, Kept>();
 
 /**
  * The episode answer `{code: 0, object: {...shared, ...mine}}` as JSON.stringify writes it. The
  * shared part (story, episode text, author: kilobytes of mostly Sinhala) is written and encoded
- * once per version and kept; each reader's answer adds only their own few fields. Escaping and
- * encoding the text per read was the largest cost of a read from memory.
+ * once per version; so is each whole answer for the few combinations of a reader's own fields
+ * that its readers have (the same Buffer each time, so its compressed forms can be kept by it).
  */
 export function partAnswerBody({ shared, mine }: DetailsView): Buffer {
-  let head = heads.get(shared);
-  if (!head) {
+  let entry = kept.get(shared);
+  if (!entry) {
     const json = JSON.stringify({ code: 0, object: shared });
     // Without its closing "}}": the viewer's fields follow the shared ones, as in {...shared, ...mine}.
-    heads.set(shared, (head = Buffer.from(json.slice(0, -2), 'utf8')));
+    entry = { head: Buffer.from(json.slice(0, -2), 'utf8'), bodies: new Map() };
+    kept.set(shared, entry);
   }
   const own = JSON.stringify(mine);
-  const tail = own === '{}' ? '}}' : `,${own.slice(1)}}`;
-  return Buffer.concat([head, Buffer.from(tail, 'utf8')]);
+  let body = entry.bodies.get(own);
+  if (!body) {
+    const tail = own === '{}' ? '}}' : `,${own.slice(1)}}`;
+    body = Buffer.concat([entry.head, Buffer.from(tail, 'utf8')]);
+    if (entry.bodies.size >= BODIES_PER_VERSION)
+      entry.bodies.delete(entry.bodies.keys().next().value!);
+    entry.bodies.set(own, body);
+  }
+  return body;
 }
