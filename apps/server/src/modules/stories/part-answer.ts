@@ -6,8 +6,13 @@ export const PART_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
 } as const;
 
-/** Bodies kept per episode version: enough for its usual readers (member or not, a bookmark). */
-const BODIES_PER_VERSION = 8;
+/**
+ * Whole answers kept per episode version: its two commonest kinds of reader (a member and a
+ * visitor, say). Each is as large as the text, and the stories service keeps up to 5,000 parts,
+ * so this bounds the memory at three times their texts (the head and two answers); a reader
+ * with other fields gets an answer made from the head, as cheaply, but compressed anew.
+ */
+const BODIES_PER_VERSION = 2;
 
 interface Kept {
   /** The shared part's JSON without its closing "}}", as UTF-8. */
@@ -23,8 +28,8 @@ const kept = new WeakMap<SharedDetails, Kept>();
 /**
  * The episode answer `{code: 0, object: {...shared, ...mine}}` as JSON.stringify writes it. The
  * shared part (story, episode text, author: kilobytes of mostly Sinhala) is written and encoded
- * once per version; so is each whole answer for the few combinations of a reader's own fields
- * that its readers have (the same Buffer each time, so its compressed forms can be kept by it).
+ * once per version; so are the whole answers of its first two kinds of reader (the same Buffer
+ * each time, so the front lane keeps its compressed forms by it).
  */
 export function partAnswerBody({ shared, mine }: DetailsView): Buffer {
   let entry = kept.get(shared);
@@ -36,12 +41,9 @@ export function partAnswerBody({ shared, mine }: DetailsView): Buffer {
   }
   const own = JSON.stringify(mine);
   let body = entry.bodies.get(own);
-  if (!body) {
-    const tail = own === '{}' ? '}}' : `,${own.slice(1)}}`;
-    body = Buffer.concat([entry.head, Buffer.from(tail, 'utf8')]);
-    if (entry.bodies.size >= BODIES_PER_VERSION)
-      entry.bodies.delete(entry.bodies.keys().next().value!);
-    entry.bodies.set(own, body);
-  }
+  if (body) return body;
+  const tail = own === '{}' ? '}}' : `,${own.slice(1)}}`;
+  body = Buffer.concat([entry.head, Buffer.from(tail, 'utf8')]);
+  if (entry.bodies.size < BODIES_PER_VERSION) entry.bodies.set(own, body);
   return body;
 }

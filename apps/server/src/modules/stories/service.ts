@@ -256,7 +256,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
    */
   const keptPartView = (storyId: number, n: number, viewer: Viewer): DetailsView | undefined => {
     const story = storyRows.get(storyId);
-    const found = parts.get(`${storyId}:${n}`);
+    // As detailsView: a story without parts has none to show, whatever is kept.
+    const found = story && story.numberOfparts > 0 ? parts.get(`${storyId}:${n}`) : undefined;
     const mine = viewerStates.get(`${viewer.userId}:${storyId}`);
     const series = story?.seriesId ? seasons.get(story.seriesId) : undefined;
     if (!story || !found || !mine || (story.seriesId && !series)) return undefined;
