@@ -16,10 +16,12 @@
 //    Keep-Alive and the length, as it does for the app); and once more one answering the same
 //    body with only its content type, the bench's ceiling before (our ~1 KB of security and
 //    rate-limit headers cost a bare server about a third of its throughput);
-// 5. runs wrk (-t1 -c32, a 1 s warm-up then 5 s) against each and prints one table per
-//    database and process count: route, app req/s, bare req/s, ratio (app / bare, same
-//    bytes), body-only bare req/s and the ratio to it, p99 latencies; on PostgreSQL also 1 vs 2
-//    processes.
+// 5. runs wrk (-t1 -c32) against each: a 1 s warm-up each, then 3 rounds of 2 s in turn (app,
+//    bare, body-only bare), so that a spell of noise on a shared host falls on both sides of a
+//    ratio alike; each ratio is the median of its rounds' ratios. Prints one table per database
+//    and process count: route, app req/s, bare req/s (means of the rounds), ratio (app / bare,
+//    same bytes), body-only bare req/s and the ratio to it, p99 latencies (the median round's);
+//    on PostgreSQL also 1 vs 2 processes.
 //
 // Routes: the member's episode read (bearer token from POST /api/v1/user/login,
 // sent by wrk as a header), listV2, trending, preview, search with the response
@@ -39,7 +41,7 @@
 // Environment: BENCH_DB (pglite | postgres | both; default both when
 // PostgreSQL's initdb exists, see scripts/with-postgres.sh, else pglite),
 // BENCH_WORKERS (server processes on PostgreSQL, default 1,2), BENCH_DURATION
-// (s, default 5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_QUERY
+// (s a round, default 2), BENCH_ROUNDS (3), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_QUERY
 // (monsoon), BENCH_TIMEOUT (s, 900), BENCH_STORY_ID (default: the first story
 // of listV2), BENCH_BUILD (auto; 1 always builds, 0 never), WEB_DIST (passed
 // to the server), RATE_LIMIT_MAX (passed to the server, default 1000000000, the
@@ -71,7 +73,8 @@ const envInt = (name: string, fallback: number): number => {
   const v = Number.parseInt(process.env[name] ?? '', 10);
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
-const DURATION_S = envInt('BENCH_DURATION', 5);
+const DURATION_S = envInt('BENCH_DURATION', 2);
+const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const WARMUP_S = envInt('BENCH_WARMUP', 1);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
 const TIMEOUT_S = envInt('BENCH_TIMEOUT', 900);
@@ -291,11 +294,46 @@ async function wrk(url: string, seconds: number, load: Load): Promise<WrkResult>
   return parseWrk(out);
 }
 
-async function measure(port: number, urlPath: string, load: Load): Promise<WrkResult> {
-  const url = `http://${HOST}:${port}${urlPath}`;
-  await wrk(url, WARMUP_S, load);
-  return wrk(url, DURATION_S, load);
+const median = (xs: number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** One server's rounds as one result: mean req/s, the median round's latencies, summed counts. */
+function merged(rounds: WrkResult[]): WrkResult {
+  const byRps = [...rounds].sort((a, b) => a.rps - b.rps);
+  const mid = byRps[Math.floor(byRps.length / 2)]!;
+  const sum = (f: (r: WrkResult) => number) => rounds.reduce((n, r) => n + f(r), 0);
+  return {
+    rps: Math.round((sum((r) => r.rps) / rounds.length) * 100) / 100,
+    p50ms: mid.p50ms,
+    p99ms: mid.p99ms,
+    requests: sum((r) => r.requests),
+    non2xx: sum((r) => r.non2xx),
+    socketErrors: sum((r) => r.socketErrors),
+  };
 }
+
+/**
+ * The app and its bare servers measured in turn: a warm-up each, then ROUNDS rounds of
+ * DURATION_S each, app first. Returns each server's rounds, in the order of `ports`.
+ */
+async function measureInTurn(ports: number[], urlPath: string, load: Load): Promise<WrkResult[][]> {
+  const url = (port: number) => `http://${HOST}:${port}${urlPath}`;
+  for (const port of ports) await wrk(url(port), WARMUP_S, load);
+  const rounds: WrkResult[][] = ports.map(() => []);
+  for (let i = 0; i < ROUNDS; i++)
+    for (const [k, port] of ports.entries())
+      rounds[k]!.push(await wrk(url(port), DURATION_S, load));
+  return rounds;
+}
+
+/** The median of the rounds' app / bare ratios (a round's pair ran seconds apart). */
+const pairedRatio = (app: WrkResult[], bare: WrkResult[]): number | undefined =>
+  bare.every((b) => b.rps > 0)
+    ? Math.round(median(app.map((a, i) => a.rps / bare[i]!.rps)) * 1000) / 1000
+    : undefined;
 
 // Answers every request, whatever its path and headers, with the app's bytes.
 const BARE_SERVER = `
@@ -716,26 +754,29 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       if (first.headers['content-encoding'])
         r.problems.push(`content-encoding ${first.headers['content-encoding']}`);
       const load: Load = { headers, script, pin };
-      process.stdout.write(`  ${route.padEnd(16)} ${urlPath} (${first.body.length} B) app...`);
-      r.app = await measure(app.port, urlPath, load);
-      process.stdout.write(` ${fmt(r.app.rps)} req/s, bare...`);
+      process.stdout.write(`  ${route.padEnd(16)} ${urlPath} (${first.body.length} B)...`);
       const bodyFile = path.join(dir, `body-${table.results.length}`);
       writeFileSync(bodyFile, first.body);
-      for (const bodyOnly of [false, true]) {
-        const bare = await startBare(bodyFile, bareHeaders(first, bodyOnly), serverCpu);
-        try {
-          const measured = await measure(bare.port, urlPath, load);
-          if (bodyOnly) r.bodyOnly = measured;
-          else r.bare = measured;
-        } finally {
-          await stop(bare.child);
-        }
+      const bares: { child: ChildProcess; port: number }[] = [];
+      try {
+        for (const bodyOnly of [false, true])
+          bares.push(await startBare(bodyFile, bareHeaders(first, bodyOnly), serverCpu));
+        const [appRounds, bareRounds, bodyOnlyRounds] = await measureInTurn(
+          [app.port, ...bares.map((b) => b.port)],
+          urlPath,
+          load,
+        );
+        r.app = merged(appRounds!);
+        r.bare = merged(bareRounds!);
+        r.bodyOnly = merged(bodyOnlyRounds!);
+        r.ratio = pairedRatio(appRounds!, bareRounds!);
+        r.bodyOnlyRatio = pairedRatio(appRounds!, bodyOnlyRounds!);
+      } finally {
+        for (const bare of bares) await stop(bare.child);
       }
-      console.log(` ${fmt(r.bare?.rps)} req/s (body only ${fmt(r.bodyOnly?.rps)})`);
-      const ratio = (bare?: WrkResult) =>
-        bare && bare.rps > 0 ? Math.round((r.app!.rps / bare.rps) * 1000) / 1000 : undefined;
-      r.ratio = ratio(r.bare);
-      r.bodyOnlyRatio = ratio(r.bodyOnly);
+      console.log(
+        ` app ${fmt(r.app.rps)} req/s, bare ${fmt(r.bare.rps)} (body only ${fmt(r.bodyOnly.rps)})`,
+      );
       if (r.app.non2xx) r.problems.push(`${r.app.non2xx} non-2xx answers under load`);
       if (r.app.socketErrors) r.problems.push(`${r.app.socketErrors} socket errors`);
     }
@@ -836,7 +877,8 @@ async function main(): Promise<number> {
 
   const loadBefore = os.loadavg();
   console.log(
-    `bench: wrk -t1 -c${CONNECTIONS} -d${DURATION_S}s after a ${WARMUP_S}s warm-up; ` +
+    `bench: wrk -t1 -c${CONNECTIONS}, a ${WARMUP_S}s warm-up each, then ${ROUNDS} rounds of ` +
+      `${DURATION_S}s in turn (app, bare, body-only bare); ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; ${os.cpus().length} CPUs` +
       (CAN_PIN ? '' : '; taskset missing or one CPU: nothing pinned'),
   );
@@ -870,7 +912,7 @@ async function main(): Promise<number> {
     );
   }
   console.log(
-    `\nratio = app req/s / bare node:http req/s (same bytes: headers and body, same run); ` +
+    `\nratio = app req/s / bare node:http req/s (same bytes: headers and body), the median of ${ROUNDS} rounds run in turn; ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
       `${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; written to .tmp/bench.json`,
   );
@@ -881,7 +923,13 @@ async function main(): Promise<number> {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? '',
     loadAverage: { before: loadBefore, after: loadAfter },
-    wrk: { threads: 1, connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S },
+    wrk: {
+      threads: 1,
+      connections: CONNECTIONS,
+      roundS: DURATION_S,
+      rounds: ROUNDS,
+      warmupS: WARMUP_S,
+    },
     pinning: CAN_PIN
       ? 'one process: server and bare server taskset -c 1, wrk taskset -c 0; several: none'
       : 'none',
