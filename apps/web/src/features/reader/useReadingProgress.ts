@@ -47,12 +47,27 @@ export function useReadingProgress(
     };
     const onPageHide = () => send(true);
 
+    // The first save, at once: Continue reading knows the part. The text may not be on the page
+    // yet (its part of the page hydrates in a later slice than this hook's): then once it is.
+    let waitForText: MutationObserver | null = null;
     latest = measure();
-    send(false);
+    if (latest !== null) send(false);
+    else {
+      waitForText = new MutationObserver(() => {
+        const position = measure();
+        if (position === null) return;
+        waitForText?.disconnect();
+        waitForText = null;
+        latest = position;
+        send(false, position);
+      });
+      waitForText.observe(document.body, { childList: true, subtree: true });
+    }
     window.addEventListener('scroll', onScroll, { passive: true });
     document.addEventListener('visibilitychange', onHide);
     window.addEventListener('pagehide', onPageHide);
     return () => {
+      waitForText?.disconnect();
       window.removeEventListener('scroll', onScroll);
       document.removeEventListener('visibilitychange', onHide);
       window.removeEventListener('pagehide', onPageHide);
