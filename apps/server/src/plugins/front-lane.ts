@@ -254,15 +254,6 @@ function madeHeadOf(
   return head;
 }
 
-// By the body itself: a source that hands out the same Buffer again (a kept episode answer, see
-// stories/part-answer.ts) has it compressed once, not on every read of a browser.
-const compressedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
-function compressedOf(body: Buffer, encoding: Encoding): Buffer {
-  let forms = compressedBodies.get(body);
-  if (!forms) compressedBodies.set(body, (forms = {}));
-  return (forms[encoding] ??= compress(encoding, body));
-}
-
 /** Writes an answer with the common and rate-limit headers; returns the status sent. */
 function send(
   req: IncomingMessage,
@@ -286,7 +277,7 @@ function send(
   let body: Buffer =
     typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
-  if (encoding) body = compressedOf(body, encoding);
+  if (encoding) body = compress(encoding, body);
   const head = madeHeadOf(answer.headers, common, encoding).concat(rate);
   head.push('content-length', body.length);
   res.writeHead(answer.status, head as string[]);

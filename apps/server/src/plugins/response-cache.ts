@@ -164,8 +164,16 @@ export function choose(
   return { status: answer.status, body: variant, encoding };
 }
 
-/** Compresses a body made for one request in `encoding` (the front lane's episode answers). */
-export const compress = (encoding: Encoding, body: Buffer): Buffer => compressors[encoding](body);
+// By the body itself: a source that hands out the same Buffer again (a kept episode answer, see
+// stories/part-answer.ts) has it compressed once, not on every read of a browser.
+const compressedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
+
+/** `body` in `encoding` (the front lane's made answers), made once per Buffer and encoding. */
+export function compress(encoding: Encoding, body: Buffer): Buffer {
+  let forms = compressedBodies.get(body);
+  if (!forms) compressedBodies.set(body, (forms = {}));
+  return (forms[encoding] ??= compressors[encoding](body));
+}
 
 /** The encoding to send a body of `length` bytes in for an Accept-Encoding header, or null. */
 export const encodingForBody = (
