@@ -20,8 +20,10 @@
 //    bare, body-only bare), so that a spell of noise on a shared host falls on both sides of a
 //    ratio alike; each ratio is the median of its rounds' ratios. Prints one table per database
 //    and process count: route, app req/s, bare req/s (means of the rounds), ratio (app / bare,
-//    same bytes), body-only bare req/s and the ratio to it, p99 latencies (the median round's);
-//    on PostgreSQL also 1 vs 2 processes.
+//    same bytes), body-only bare req/s and the ratio to it, the CPU ratio (the bare server's
+//    CPU time per request over the app's, read from /proc around each round: on a shared host
+//    the req/s of a round also measure how much CPU the host left, this does not), p99
+//    latencies (the median round's); on PostgreSQL also 1 vs 2 processes.
 //
 // Routes: the member's episode read (bearer token from POST /api/v1/user/login,
 // sent by wrk as a header), listV2, trending, preview, search with the response
@@ -95,6 +97,8 @@ interface WrkResult {
   requests: number;
   non2xx: number;
   socketErrors: number;
+  /** The server's CPU time (its process and children, from /proc) over the run; null unknown. */
+  cpuMs?: number | null;
 }
 interface RouteResult {
   route: string;
@@ -109,6 +113,11 @@ interface RouteResult {
   /** The bare server sending the same body with only a content type (the bench's old ceiling). */
   bodyOnly?: WrkResult;
   bodyOnlyRatio?: number;
+  /**
+   * CPU per request, bare over app (same bytes): what each answer costs the server, apart
+   * from how much CPU a noisy host happened to leave it in a round.
+   */
+  cpuRatio?: number;
   problems: string[];
 }
 interface Table {
@@ -312,22 +321,51 @@ function merged(rounds: WrkResult[]): WrkResult {
     requests: sum((r) => r.requests),
     non2xx: sum((r) => r.non2xx),
     socketErrors: sum((r) => r.socketErrors),
+    cpuMs: rounds.every((r) => typeof r.cpuMs === 'number') ? sum((r) => r.cpuMs!) : null,
   };
+}
+
+/** A server under measure: where wrk sends its requests, and whose CPU time is read. */
+interface Measured {
+  port: number;
+  pid: number | undefined;
 }
 
 /**
  * The app and its bare servers measured in turn: a warm-up each, then ROUNDS rounds of
- * DURATION_S each, app first. Returns each server's rounds, in the order of `ports`.
+ * DURATION_S each, app first. Returns each server's rounds, in the order of `servers`, with the
+ * CPU time each server spent in each round.
  */
-async function measureInTurn(ports: number[], urlPath: string, load: Load): Promise<WrkResult[][]> {
+async function measureInTurn(
+  servers: Measured[],
+  urlPath: string,
+  load: Load,
+): Promise<WrkResult[][]> {
   const url = (port: number) => `http://${HOST}:${port}${urlPath}`;
-  for (const port of ports) await wrk(url(port), WARMUP_S, load);
-  const rounds: WrkResult[][] = ports.map(() => []);
+  for (const { port } of servers) await wrk(url(port), WARMUP_S, load);
+  const rounds: WrkResult[][] = servers.map(() => []);
+  const ticks = (pid: number | undefined) => (pid === undefined ? null : cpuTicks(pid));
   for (let i = 0; i < ROUNDS; i++)
-    for (const [k, port] of ports.entries())
-      rounds[k]!.push(await wrk(url(port), DURATION_S, load));
+    for (const [k, { port, pid }] of servers.entries()) {
+      const before = ticks(pid);
+      const result = await wrk(url(port), DURATION_S, load);
+      const after = ticks(pid);
+      result.cpuMs = before === null || after === null ? null : (after - before) * MS_PER_TICK;
+      rounds[k]!.push(result);
+    }
   return rounds;
 }
+
+/** CPU time per request of merged rounds, in µs; undefined when unknown. */
+const cpuPerRequest = (r: WrkResult): number | undefined =>
+  typeof r.cpuMs === 'number' && r.requests > 0 ? (r.cpuMs * 1000) / r.requests : undefined;
+
+/** Bare CPU per request over the app's (higher is better, as the req/s ratio). */
+const cpuRatio = (app: WrkResult, bare: WrkResult): number | undefined => {
+  const a = cpuPerRequest(app);
+  const b = cpuPerRequest(bare);
+  return a && b ? Math.round((b / a) * 1000) / 1000 : undefined;
+};
 
 /** The median of the rounds' app / bare ratios (a round's pair ran seconds apart). */
 const pairedRatio = (app: WrkResult[], bare: WrkResult[]): number | undefined =>
@@ -481,6 +519,9 @@ async function startApp(opts: {
   );
 }
 
+/** What one tick of /proc's CPU times is worth (USER_HZ is 100 on Linux). */
+const MS_PER_TICK = 10;
+
 /** CPU ticks (user + system) of a process and its children, or null where /proc cannot tell. */
 function cpuTicks(pid: number): number | null {
   try {
@@ -500,7 +541,7 @@ function cpuTicks(pid: number): number | null {
  */
 async function waitQuiet(pid: number | undefined): Promise<void> {
   if (pid === undefined || cpuTicks(pid) === null) return;
-  const ticksPerSecond = 100; // USER_HZ on Linux
+  const ticksPerSecond = 1000 / MS_PER_TICK;
   const started = Date.now();
   while (Date.now() - started < 90_000) {
     const before = cpuTicks(pid);
@@ -567,6 +608,9 @@ function printResults(t: Table): void {
       'ratio',
       'body-only bare',
       'ratio to it',
+      'CPU ratio',
+      'app µs/req',
+      'bare µs/req',
       'app p99',
       'bare p99',
       'bytes',
@@ -579,6 +623,9 @@ function printResults(t: Table): void {
       r.ratio === undefined ? '-' : r.ratio.toFixed(3),
       fmt(r.bodyOnly?.rps),
       r.bodyOnlyRatio === undefined ? '-' : r.bodyOnlyRatio.toFixed(3),
+      r.cpuRatio === undefined ? '-' : r.cpuRatio.toFixed(3),
+      fmt(r.app && cpuPerRequest(r.app), 1),
+      fmt(r.bare && cpuPerRequest(r.bare), 1),
       r.app?.p99ms == null ? '-' : `${fmt(r.app.p99ms, 2)}ms`,
       r.bare?.p99ms == null ? '-' : `${fmt(r.bare.p99ms, 2)}ms`,
       String(r.bytes),
@@ -762,7 +809,10 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
         for (const bodyOnly of [false, true])
           bares.push(await startBare(bodyFile, bareHeaders(first, bodyOnly), serverCpu));
         const [appRounds, bareRounds, bodyOnlyRounds] = await measureInTurn(
-          [app.port, ...bares.map((b) => b.port)],
+          [
+            { port: app.port, pid: app.child.pid },
+            ...bares.map((b) => ({ port: b.port, pid: b.child.pid })),
+          ],
           urlPath,
           load,
         );
@@ -771,6 +821,7 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
         r.bodyOnly = merged(bodyOnlyRounds!);
         r.ratio = pairedRatio(appRounds!, bareRounds!);
         r.bodyOnlyRatio = pairedRatio(appRounds!, bodyOnlyRounds!);
+        r.cpuRatio = cpuRatio(r.app, r.bare);
       } finally {
         for (const bare of bares) await stop(bare.child);
       }
@@ -913,6 +964,8 @@ async function main(): Promise<number> {
   }
   console.log(
     `\nratio = app req/s / bare node:http req/s (same bytes: headers and body), the median of ${ROUNDS} rounds run in turn; ` +
+      `CPU ratio = the bare server's CPU time per request / the app's (its process and children, from /proc; ` +
+      `PostgreSQL's own time not counted), over all rounds: what an answer costs, whatever CPU the host left each round; ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
       `${loadAfter.map((l) => l.toFixed(2)).join(' ')} after; written to .tmp/bench.json`,
   );
