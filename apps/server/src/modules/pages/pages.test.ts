@@ -51,6 +51,27 @@ describe('server-rendered public pages', () => {
     expect(res.body).toContain(`redirect=${encodeURIComponent(`/details/${s.storyId}/`)}`);
   });
 
+  it("carries the first load's styles inline, and links a lazy page's own", async () => {
+    const styleOf = (html: string) => /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+    const linked = (html: string) =>
+      [...html.matchAll(/<link rel="stylesheet" href="(\/assets\/[^"]+\.css)">/g)].map(
+        (m) => m[1]!,
+      );
+    const home = (await page('/')).body;
+    expect(styleOf(home).length).toBeGreaterThan(10_000);
+    expect(linked(home)).toEqual([]);
+    // The statistics page's own CSS is not in every page: it comes linked with that page.
+    const statistics = (await page('/statistics/')).body;
+    const own = linked(statistics);
+    expect(own.length).toBeGreaterThan(0);
+    for (const href of own) {
+      const css = await t.app.inject(href);
+      expect(css.statusCode).toBe(200);
+      expect(css.headers['content-type']).toContain('text/css');
+      expect(home).not.toContain(css.body.slice(0, 200));
+    }
+  });
+
   it('marks Sinhala story text with lang="si"', async () => {
     const s = stories.find((x) => x.language === 'sinhala');
     expect(s).toBeDefined();

@@ -194,7 +194,8 @@ export function pageRoutes(
       : { data: {}, status: 404 };
     const boot: BootData = { config: clientConfig, data, uiLang, status };
     const rendered = await web.render(url.pathname + url.search, boot);
-    const html = composePage(web.template, packBootData(boot), rendered, web.catalogues);
+    const styles = (rendered.modules ?? []).flatMap((m) => web.pageStyles?.[m] ?? []);
+    const html = composePage(web.template, packBootData(boot), rendered, web.catalogues, styles);
     return prepareAnswer(rendered.status, html, PAGE_HEADERS);
   };
 

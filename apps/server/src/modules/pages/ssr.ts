@@ -7,20 +7,70 @@ import { BOOT_DATA_ID, type BootData, type UiLang } from '@kathamala/domain';
 export type RenderFn = (
   url: string,
   boot: BootData,
-) => Promise<{ status: number; head: string; html: string }>;
+) => Promise<{
+  status: number;
+  head: string;
+  html: string;
+  /** The lazy page's module as the manifest names it (`src/pages/AccountPage.tsx`), if any. */
+  modules?: string[];
+}>;
 
 export interface WebBuild {
   template: string;
   render: RenderFn;
   /** Each UI language's strings chunk (`/assets/si-….js`), preloaded by the pages in that language. */
   catalogues?: Partial<Record<UiLang, string>>;
+  /** Each lazy page's own stylesheets (`/assets/AccountPage-….css`), by its module. */
+  pageStyles?: Record<string, string[]>;
+}
+
+/** A chunk in Vite's `.vite/manifest.json`. */
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  isDynamicEntry?: boolean;
+}
+
+const readManifest = (clientDir: string): Record<string, ManifestChunk> => {
+  const file = path.join(clientDir, '.vite', 'manifest.json');
+  return fs.existsSync(file)
+    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>)
+    : {};
+};
+
+/**
+ * The stylesheets of each lazily loaded module beyond the first load's (which pages carry
+ * inline): its chunk's and those of the chunks it imports. Each page's styles are built apart, so
+ * the landing pages do not carry the publishing workspace's or the statistics' CSS inline; a page
+ * rendered on the server links its own, so it is styled at its first paint, before its script.
+ */
+export function readPageStyles(clientDir: string): Record<string, string[]> {
+  const manifest = readManifest(clientDir);
+  const entry = manifest['index.html'];
+  const firstLoad = new Set<string>();
+  const cssOf = (key: string, into: Set<string>, seen = new Set<string>()) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    for (const css of chunk.css ?? []) into.add(css);
+    for (const imported of chunk.imports ?? []) cssOf(imported, into, seen);
+  };
+  if (entry) cssOf('index.html', firstLoad);
+  const found: Record<string, string[]> = {};
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (!chunk.isDynamicEntry) continue;
+    const own = new Set<string>();
+    cssOf(key, own);
+    const links = [...own].filter((css) => !firstLoad.has(css)).map((css) => `/${css}`);
+    if (links.length > 0) found[key] = links;
+  }
+  return found;
 }
 
 /** The UI strings chunks named in the build's manifest (Vite's `.vite/manifest.json`). */
 function readCatalogues(clientDir: string): Partial<Record<UiLang, string>> {
-  const file = path.join(clientDir, '.vite', 'manifest.json');
-  if (!fs.existsSync(file)) return {};
-  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, { file: string }>;
+  const manifest = readManifest(clientDir);
   const found: Partial<Record<UiLang, string>> = {};
   for (const lang of ['en', 'si'] as const) {
     const chunk = manifest[`src/i18n/${lang}.ts`];
@@ -124,6 +174,7 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
     template: prepareTemplate(fs.readFileSync(templateFile, 'utf8'), inlineAssets(webDist)),
     render: mod.render,
     catalogues: readCatalogues(path.join(webDist, 'client')),
+    pageStyles: readPageStyles(path.join(webDist, 'client')),
   };
 }
 
@@ -143,19 +194,22 @@ export const scriptJson = (value: unknown) =>
 /**
  * Puts rendered head, body and boot data into the template. The boot data is a JSON data block,
  * not a script: the Content-Security-Policy runs no inline script, and the client parses it.
+ * `styles`: the rendered page's own stylesheets (a lazy page's), linked from the head.
  */
 export const composePage = (
   template: string,
   boot: BootData,
   rendered: { head: string; html: string },
   catalogues: Partial<Record<UiLang, string>> = {},
+  styles: readonly string[] = [],
 ) => {
   // The page's strings chunk, fetched with the app's other chunks rather than after the entry
   // runs: in the pre-paint script's list when it loads the app, else preloaded from the head.
   const strings = catalogues[boot.uiLang];
   const deferred = template.includes(' data-preload="');
   const preload =
-    strings && !deferred ? `<link rel="modulepreload" crossorigin href="${strings}">` : '';
+    (strings && !deferred ? `<link rel="modulepreload" crossorigin href="${strings}">` : '') +
+    styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('');
   // Replacer functions: a replacement string would expand `$'` or `$&` typed in a title.
   let page = template;
   if (strings && deferred)
