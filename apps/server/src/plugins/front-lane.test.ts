@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/helpers.ts';
+import { clearOfRateWindowEnd, createTestApp, type TestApp } from '../test/helpers.ts';
 
 // The front lane answers in-memory reads before Fastify. What a client gets from it must be
 // what the Fastify path gives for the same request (app.inject never passes the lane), and
@@ -255,6 +255,7 @@ describe('limits', () => {
   });
 
   it("counts the lane's answers against the reader's budget: the sixth is a 429", async () => {
+    await clearOfRateWindowEnd();
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
       statuses.push((await fetch(`${smallBase}/api/v1/story/listV2/`)).status);
@@ -281,6 +282,7 @@ describe('behind a proxy (TRUST_PROXY)', () => {
   });
 
   it('counts each reader by the address the proxy vouches for, as Fastify does', async () => {
+    await clearOfRateWindowEnd();
     const from = (ip: string) =>
       fetch(`${proxiedBase}/api/v1/story/listV2/`, { headers: { 'x-forwarded-for': ip } });
     const a: number[] = [];

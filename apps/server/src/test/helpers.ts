@@ -135,3 +135,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Waits, when a run of requests starting now could cross the end of a rate-limit window, until
+ * the next window has begun. On PostgreSQL the limits count in fixed windows of the clock's
+ * minutes (plugins/rate-limit-store.ts), so a test whose requests crossed a minute's end would
+ * see its count start again (CI met it: three uploads allowed where two were). The memory store
+ * of PGlite runs starts a window at a key's first request: nothing to wait for there.
+ */
+export async function clearOfRateWindowEnd(windowMs = 60_000, marginMs = 10_000): Promise<void> {
+  if (!process.env.DATABASE_URL) return;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 250));
+}

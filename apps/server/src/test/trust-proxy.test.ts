@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
-import { createTestApp, type TestApp } from './helpers.ts';
+import { clearOfRateWindowEnd, createTestApp, type TestApp } from './helpers.ts';
 
 /*
  * Behind the compose file's proxy every request comes from the proxy's address: TRUST_PROXY
@@ -30,6 +30,7 @@ describe('TRUST_PROXY=127.0.0.1 (the proxy in front; app.inject comes from it)',
   afterAll(() => t.close());
 
   it('counts each forwarded client address on its own', async () => {
+    await clearOfRateWindowEnd();
     expect(await statusesFrom(t, '203.0.113.7', 3)).toEqual([200, 200, 429]);
     // Another reader behind the same proxy still has a whole budget.
     expect(await statusesFrom(t, '198.51.100.23', 2)).toEqual([200, 200]);
@@ -46,6 +47,7 @@ describe('without TRUST_PROXY', () => {
   afterAll(() => t.close());
 
   it('ignores X-Forwarded-For: a client cannot spread its requests over made-up addresses', async () => {
+    await clearOfRateWindowEnd();
     expect(await statusesFrom(t, '203.0.113.8', 2)).toEqual([200, 200]);
     expect(await statusesFrom(t, '198.51.100.24', 1)).toEqual([429]);
   });

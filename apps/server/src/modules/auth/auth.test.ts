@@ -7,7 +7,7 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
-import { createTestApp, bearer, type TestApp } from '../../test/helpers.ts';
+import { clearOfRateWindowEnd, createTestApp, bearer, type TestApp } from '../../test/helpers.ts';
 import { DEMO_PASSWORD } from '../../db/seed/index.ts';
 
 let t: TestApp;
@@ -241,6 +241,7 @@ describe('rate limits', () => {
   it('slows down repeated login attempts with a 429 and a message', async () => {
     const limited = await createTestApp({ RATE_LIMIT_AUTH_MAX: '3', DEMO_SEED: '0' });
     try {
+      await clearOfRateWindowEnd();
       const codes: number[] = [];
       for (let i = 0; i < 5; i++) {
         const res = await limited.app.inject({
@@ -264,6 +265,7 @@ describe('rate limits', () => {
   it('never counts the files a page needs against the limit', async () => {
     const limited = await createTestApp({ RATE_LIMIT_MAX: '3', DEMO_SEED: '0' });
     try {
+      await clearOfRateWindowEnd();
       for (let i = 0; i < 6; i++) {
         const res = await limited.app.inject('/images/story_cover_1.png');
         expect(res.statusCode).toBe(404);

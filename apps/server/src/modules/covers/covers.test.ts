@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORING, ResultCode } from '@kathamala/domain';
 import { memoryStorage } from '../../adapters/storage/local.ts';
 import { AppError } from '../../errors.ts';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { clearOfRateWindowEnd, bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { coversService } from './service.ts';
 import { coverKey, parseCoverFile } from './files.ts';
 
@@ -437,6 +437,7 @@ describe('upload rate', () => {
       });
       const storyId = created.json().object.storyId as number;
       const body = await form(await image('png', 400, 600), 'cover.png', 'image/png');
+      await clearOfRateWindowEnd();
       const codes: number[] = [];
       for (let i = 0; i < 3; i++) {
         const res = await t.app.inject({

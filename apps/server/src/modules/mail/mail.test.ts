@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { apiPaths, MEMBERSHIP } from '@kathamala/domain';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { clearOfRateWindowEnd, bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { loadTokenKeys } from '../../auth/keys.ts';
 import {
   mailService,
@@ -148,6 +148,7 @@ describe('mailing list confirmation', () => {
   });
 
   it('limits confirmation requests per caller address (429)', async () => {
+    await clearOfRateWindowEnd();
     const from = nextIp();
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) codes.push((await request(address('ip'), from)).statusCode);
