@@ -7,7 +7,7 @@ import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
-import { freshPostgres } from '../test/helpers.ts';
+import { clearOfRateWindowEnd, freshPostgres } from '../test/helpers.ts';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import {
   countRequest,
@@ -78,14 +78,8 @@ describe.skipIf(!PG)(
       database = await openDatabase({ databaseUrl: pgdb.url, pgliteDir: null });
     }, 60_000);
 
-    // The database's clock decides the window; wait out the last seconds of one if need be.
-    beforeEach(async () => {
-      const { rows } = (await database.db.execute(
-        sql`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms`,
-      )) as unknown as { rows: { now_ms: string | number }[] };
-      const left = WINDOW_MS - (Number(rows[0]!.now_ms) % WINDOW_MS);
-      if (left < EDGE_MARGIN_MS) await new Promise((r) => setTimeout(r, left + 100));
-    }, EDGE_MARGIN_MS + 10_000);
+    // Windows are fixed on the clock: each test starts clear of one's end.
+    beforeEach(() => clearOfRateWindowEnd(WINDOW_MS, EDGE_MARGIN_MS), EDGE_MARGIN_MS + 10_000);
 
     afterAll(async () => {
       for (const close of closers.reverse()) await close();

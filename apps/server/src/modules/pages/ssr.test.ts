@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BootData } from '@kathamala/domain';
-import { composePage, readPageStyles } from './ssr.ts';
+import { composePage, pageStyles, readManifest } from './ssr.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -45,7 +45,7 @@ describe("lazy pages' own stylesheets", () => {
         isDynamicEntry: true,
       },
     });
-    expect(readPageStyles(dir)).toEqual({
+    expect(pageStyles(readManifest(dir))).toEqual({
       'src/pages/PublishPage.tsx': ['/assets/PublishPage-D.css', '/assets/editor-C.css'],
     });
   });
@@ -53,7 +53,7 @@ describe("lazy pages' own stylesheets", () => {
   it('finds none without a manifest', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kathamala-manifest-'));
     dirs.push(dir);
-    expect(readPageStyles(dir)).toEqual({});
+    expect(pageStyles(readManifest(dir))).toEqual({});
   });
 
   it("links a rendered page's own stylesheets from its head", () => {

@@ -32,11 +32,12 @@ interface ManifestChunk {
   isDynamicEntry?: boolean;
 }
 
-const readManifest = (clientDir: string): Record<string, ManifestChunk> => {
+type Manifest = Record<string, ManifestChunk>;
+
+/** The build's manifest, or none when it has no manifest. */
+export const readManifest = (clientDir: string): Manifest => {
   const file = path.join(clientDir, '.vite', 'manifest.json');
-  return fs.existsSync(file)
-    ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>)
-    : {};
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest) : {};
 };
 
 /**
@@ -45,9 +46,7 @@ const readManifest = (clientDir: string): Record<string, ManifestChunk> => {
  * the landing pages do not carry the publishing workspace's or the statistics' CSS inline; a page
  * rendered on the server links its own, so it is styled at its first paint, before its script.
  */
-export function readPageStyles(clientDir: string): Record<string, string[]> {
-  const manifest = readManifest(clientDir);
-  const entry = manifest['index.html'];
+export function pageStyles(manifest: Manifest): Record<string, string[]> {
   const firstLoad = new Set<string>();
   const cssOf = (key: string, into: Set<string>, seen = new Set<string>()) => {
     const chunk = manifest[key];
@@ -56,7 +55,7 @@ export function readPageStyles(clientDir: string): Record<string, string[]> {
     for (const css of chunk.css ?? []) into.add(css);
     for (const imported of chunk.imports ?? []) cssOf(imported, into, seen);
   };
-  if (entry) cssOf('index.html', firstLoad);
+  cssOf('index.html', firstLoad);
   const found: Record<string, string[]> = {};
   for (const [key, chunk] of Object.entries(manifest)) {
     if (!chunk.isDynamicEntry) continue;
@@ -68,9 +67,8 @@ export function readPageStyles(clientDir: string): Record<string, string[]> {
   return found;
 }
 
-/** The UI strings chunks named in the build's manifest (Vite's `.vite/manifest.json`). */
-function readCatalogues(clientDir: string): Partial<Record<UiLang, string>> {
-  const manifest = readManifest(clientDir);
+/** The UI strings chunks named in the build's manifest. */
+function catalogues(manifest: Manifest): Partial<Record<UiLang, string>> {
   const found: Partial<Record<UiLang, string>> = {};
   for (const lang of ['en', 'si'] as const) {
     const chunk = manifest[`src/i18n/${lang}.ts`];
@@ -170,11 +168,12 @@ export async function loadWebBuild(webDist: string): Promise<WebBuild | null> {
   const entry = path.join(webDist, 'server', 'entry-server.js');
   if (!fs.existsSync(templateFile) || !fs.existsSync(entry)) return null;
   const mod = (await import(pathToFileURL(entry).href)) as { render: RenderFn };
+  const manifest = readManifest(path.join(webDist, 'client'));
   return {
     template: prepareTemplate(fs.readFileSync(templateFile, 'utf8'), inlineAssets(webDist)),
     render: mod.render,
-    catalogues: readCatalogues(path.join(webDist, 'client')),
-    pageStyles: readPageStyles(path.join(webDist, 'client')),
+    catalogues: catalogues(manifest),
+    pageStyles: pageStyles(manifest),
   };
 }
 
@@ -207,7 +206,7 @@ export const composePage = (
   // runs: in the pre-paint script's list when it loads the app, else preloaded from the head.
   const strings = catalogues[boot.uiLang];
   const deferred = template.includes(' data-preload="');
-  const preload =
+  const links =
     (strings && !deferred ? `<link rel="modulepreload" crossorigin href="${strings}">` : '') +
     styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('');
   // Replacer functions: a replacement string would expand `$'` or `$&` typed in a title.
@@ -219,7 +218,7 @@ export const composePage = (
     .replace(
       '<!--app-head-->',
       () =>
-        `${rendered.head}${preload}<script type="application/json" id="${BOOT_DATA_ID}">${scriptJson(boot)}</script>`,
+        `${rendered.head}${links}<script type="application/json" id="${BOOT_DATA_ID}">${scriptJson(boot)}</script>`,
     )
     .replace('<!--app-html-->', () => rendered.html);
 };
