@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LineBatch, requestLineTo } from './request-log.ts';
+import { LineBatch } from './request-log.ts';
 
 /** A writer that keeps what it is handed, as sonic-boom would write it. */
 function sink() {
@@ -42,7 +42,10 @@ describe('request log batching', () => {
     const out = sink();
     const url = '/api/v1/story/search/?query=%E0%B6%BA "x"\\';
     pino({ level: 'info' }, out).info({ method: 'GET', url, status: 304, ms: 0.4 }, 'request');
-    requestLineTo(out)(url, 304, 0.4);
+    const batch = new LineBatch(out);
+    batch.request(url, 304, 0.4);
+    expect(out.chunks).toHaveLength(1); // kept until the batch is written
+    batch.flush();
     const [fromPino, fromLane] = out.chunks.map((line) => {
       expect(line.endsWith('\n')).toBe(true);
       const { time, ...rest } = JSON.parse(line);
@@ -51,5 +54,34 @@ describe('request log batching', () => {
     });
     expect(Object.keys(fromLane)).toEqual(Object.keys(fromPino));
     expect(fromLane).toEqual(fromPino);
+  });
+
+  it("keeps the front lane's lines and the others in the order they happened", () => {
+    const out = sink();
+    const batch = new LineBatch(out);
+    const logger = pino({ level: 'info' }, batch);
+    const expected: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      batch.request(`/lane/${i}`, 200, i / 10);
+      expected.push(`/lane/${i}`);
+      if (i % 7 === 0) {
+        logger.info({ method: 'POST', url: `/fastify/${i}`, status: 201 }, 'request');
+        expected.push(`/fastify/${i}`);
+      }
+    }
+    // Full batches went out as they filled, not one write per line.
+    expect(out.chunks.length).toBeGreaterThanOrEqual(1);
+    expect(out.chunks.length).toBeLessThan(10);
+    batch.flush();
+    const lines = out.chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.url)).toEqual(expected);
+    expect(lines[3]).toMatchObject({ method: 'GET', url: '/lane/2', status: 200, ms: 0.2 });
+    const written = out.chunks.length;
+    batch.flush();
+    expect(out.chunks).toHaveLength(written);
   });
 });

@@ -7,50 +7,81 @@ const FLUSH_MS = 1_000;
 /** Lines are handed to the writer in batches of about this many characters. */
 const BATCH_CHARS = 16_384;
 
+/** The front lane's request lines are formatted this many at a time (or sooner, see LineBatch). */
+const REQUESTS_PER_FORMAT = 128;
+
+/** Writes one GET request's line: the front lane's answers, in the same shape as the others. */
+export type RequestLine = (url: string, status: number, ms: number) => void;
+
+/** What follows the time in pino's line for a GET request, up to the URL. */
+const requestBase = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"method":"GET","url":`;
+
 /**
  * Log lines gathered in an array and handed to sonic-boom as one string per batch. Sonic-boom
  * alone appends each line to its pending string and measures that string's UTF-8 length on
  * every line, which made a log line cost about 5 µs on the hot path (measured: 200,000 lines,
  * 1.07 s against 0.34-0.49 s batched); sonic-boom still does the writing (partial writes,
  * EAGAIN, flushSync).
+ *
+ * The front lane's request lines are kept as their fields (time, URL, status, ms) and turned
+ * into text a batch at a time, in one loop. Formatting each line inside its request cost a
+ * cached answer about a tenth of its throughput (A/B of two servers sharing a core: 1.08-1.10x
+ * with the fields kept, 1.11-1.13x with no line at all); the same text built in a loop costs
+ * little. Any other line first formats the kept ones, so lines stay in the order they happened.
  */
 export class LineBatch {
   private lines: string[] = [];
   private chars = 0;
+  private readonly times: number[] = [];
+  private readonly urls: string[] = [];
+  private readonly statuses: number[] = [];
+  private readonly durations: number[] = [];
 
   constructor(private readonly sink: { write(chunk: string): boolean }) {}
 
+  /**
+   * Keeps a GET request's line, written as pino writes
+   * `logger.info({method: 'GET', url, status, ms}, 'request')` (without its serializers).
+   */
+  request(url: string, status: number, ms: number): void {
+    this.times.push(Date.now());
+    this.urls.push(url);
+    this.statuses.push(status);
+    this.durations.push(ms);
+    if (this.urls.length >= REQUESTS_PER_FORMAT) this.formatRequests();
+  }
+
   /** Keeps a line (pino's destination interface); hands the batch on once it is full. */
   write(line: string): boolean {
-    this.lines.push(line);
-    this.chars += line.length;
-    if (this.chars >= BATCH_CHARS) this.flush();
+    if (this.urls.length > 0) this.formatRequests();
+    this.keep(line);
     return true;
   }
 
   /** Hands the kept lines to the writer now. */
   flush(): void {
+    if (this.urls.length > 0) this.formatRequests();
     if (this.lines.length === 0) return;
     const chunk = this.lines.length === 1 ? this.lines[0]! : this.lines.join('');
     this.lines = [];
     this.chars = 0;
     this.sink.write(chunk);
   }
-}
 
-/** Writes one GET request's line: the front lane's answers, in the same shape as the others. */
-export type RequestLine = (url: string, status: number, ms: number) => void;
+  private keep(text: string): void {
+    this.lines.push(text);
+    this.chars += text.length;
+    if (this.chars >= BATCH_CHARS) this.flush();
+  }
 
-/**
- * pino's line for `logger.info({method: 'GET', url, status, ms}, 'request')`, written without
- * its serializers (about 2 µs a line here, a twentieth of a front-lane answer).
- */
-export function requestLineTo(sink: { write(line: string): unknown }): RequestLine {
-  const base = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"method":"GET","url":`;
-  return (url, status, ms) =>
-    sink.write(
-      `{"level":30,"time":${Date.now()}${base}${JSON.stringify(url)},"status":${status},"ms":${ms},"msg":"request"}\n`,
-    );
+  private formatRequests(): void {
+    const { times, urls, statuses, durations } = this;
+    let text = '';
+    for (let i = 0; i < urls.length; i++)
+      text += `{"level":30,"time":${times[i]}${requestBase}${JSON.stringify(urls[i])},"status":${statuses[i]},"ms":${durations[i]},"msg":"request"}\n`;
+    times.length = urls.length = statuses.length = durations.length = 0;
+    this.keep(text);
+  }
 }
 
 /**
@@ -68,7 +99,7 @@ export function serverLogger(): {
   const timer = setInterval(() => batch.flush(), FLUSH_MS);
   timer.unref();
   const logger = pino({ level: 'info' }, batch) as unknown as FastifyBaseLogger;
-  const requestLine = requestLineTo(batch);
+  const requestLine: RequestLine = (url, status, ms) => batch.request(url, status, ms);
   return {
     logger,
     requestLine,

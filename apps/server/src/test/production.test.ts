@@ -162,6 +162,10 @@ describe.skipIf(skip)(
       expect(body.code).toBe(0);
       expect(body.object.stories.length).toBeGreaterThan(0);
       const story = body.object.stories[0]!;
+      // Asked again, the list is answered from memory by the front lane, which logs it too.
+      const again = await fetch(`${base}${apiPaths.listV2()}`);
+      expect(again.status).toBe(200);
+      await again.text();
 
       // Server-rendered pages: the SSR bundle loads React from the production install.
       const home = await fetch(`${base}/`, { headers: { accept: 'text/html' } });
@@ -213,6 +217,13 @@ describe.skipIf(skip)(
       console.log(`production install: exited ${Date.now() - stopping} ms after SIGTERM`);
       expect(code, output.slice(-2000)).toBe(0);
       expect(output).not.toMatch(/"level":(50|60)/);
+      // One line per request, the front lane's as Fastify's, all written out by the drain.
+      const listLines = output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { msg?: string; url?: string; status?: number })
+        .filter((line) => line.msg === 'request' && line.url === apiPaths.listV2());
+      expect(listLines.map((line) => line.status)).toEqual([200, 200]);
     }, 300_000);
   },
 );
