@@ -20,12 +20,7 @@ import { startCacheBus, type CacheBus } from './plugins/cache-bus.ts';
 import { changeFeed } from './cache/changes.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
-import {
-  frontLane,
-  type FrontLane,
-  type FrontSource,
-  type RateVerdict,
-} from './plugins/front-lane.ts';
+import { frontLane, type FrontLane, type FrontSource } from './plugins/front-lane.ts';
 import {
   installSecurityHeaders,
   securityHeaders,
@@ -34,7 +29,7 @@ import {
 import { openTokenKeys, type TokenKeys } from './auth/keys.ts';
 import { sharedSecrets } from './auth/deployment-secrets.ts';
 import { startupLock } from './db/startup-lock.ts';
-import { countRequest, sharedRateLimits, type Counted } from './plugins/rate-limit-store.ts';
+import { countRequest, sharedRateLimits } from './plugins/rate-limit-store.ts';
 import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
@@ -115,19 +110,6 @@ export interface BuiltApp {
 
 /** The global rate limit's window: a budget a minute per address. */
 const RATE_WINDOW_MS = 60_000;
-
-/** The rate-limit headers of a counted request, as the plugin's hook sets them. */
-const rateVerdict = (c: Counted): RateVerdict => ({
-  exceeded: c.exceeded,
-  headers: [
-    'x-ratelimit-limit',
-    String(c.max),
-    'x-ratelimit-remaining',
-    String(c.remaining),
-    'x-ratelimit-reset',
-    String(c.resetSeconds),
-  ],
-});
 
 export async function buildApp(
   config: Config,
@@ -428,10 +410,7 @@ export async function buildApp(
   front.open({
     sources: [partFrontSource(auth, stories), publicAnswers],
     headers,
-    rateLimit: (ip) => {
-      const counted = countRequest(rateStore, ip, config.rateLimit.max, RATE_WINDOW_MS);
-      return counted instanceof Promise ? counted.then(rateVerdict) : rateVerdict(counted);
-    },
+    rateLimit: (ip) => countRequest(rateStore, ip, config.rateLimit.max, RATE_WINDOW_MS),
     underPressure: () => app.isUnderPressure(),
     log: log?.requestLine ?? null,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,

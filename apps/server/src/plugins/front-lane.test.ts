@@ -267,6 +267,36 @@ describe('limits', () => {
   });
 });
 
+describe("the lane's rate-limit headers", () => {
+  it('count each answer down: lists, 304s and episodes, one after another', async () => {
+    await clearOfRateWindowEnd();
+    const list = '/api/v1/story/listV2/?page=2';
+    const first = await warm(list);
+    const answers = [
+      await get(list),
+      await get(list, { 'if-none-match': first.headers.etag! }),
+      await get(list),
+      await get(`/api/v1/story/${storyId}/part/number/1`, {
+        authorization: `Bearer ${memberToken}`,
+      }),
+      await get(list),
+    ];
+    expect(answers.map((a) => a.front)).toEqual([true, true, true, true, true]);
+    expect(answers.map((a) => a.status)).toEqual([200, 304, 200, 200, 200]);
+    const remaining = [first, ...answers].map((a) => Number(a.headers['x-ratelimit-remaining']));
+    // Each answer is one more request on the same budget.
+    expect(remaining.slice(1).map((r, i) => remaining[i]! - r)).toEqual([1, 1, 1, 1, 1]);
+    for (const a of answers) {
+      expect(a.headers['x-ratelimit-limit']).toBe('100000');
+      expect(Number(a.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+      expect(Number(a.headers['x-ratelimit-reset'])).toBeLessThanOrEqual(60);
+    }
+    // The episode's own length, not the list's, whatever list was sent before it.
+    expect(Number(answers[3]!.headers['content-length'])).toBe(answers[3]!.body.length);
+    expect(Number(answers[4]!.headers['content-length'])).toBe(answers[4]!.body.length);
+  });
+});
+
 describe('behind a proxy (TRUST_PROXY)', () => {
   let proxied: TestApp;
   let proxiedBase: string;

@@ -31,11 +31,13 @@ export type FrontSource = (
   url: string,
 ) => FrontAnswer | null | Promise<FrontAnswer | null>;
 
-/** What the rate limiter says of one more request: its headers, and whether it is over. */
+/** What the rate limiter says of one more request: whether it is over, and its headers' values. */
 export interface RateVerdict {
   exceeded: boolean;
-  /** The rate-limit headers as a flat [name, value, ...] list. */
-  headers: readonly string[];
+  /** x-ratelimit-limit, x-ratelimit-remaining and x-ratelimit-reset (seconds). */
+  max: number;
+  remaining: number;
+  resetSeconds: number;
 }
 
 /** What the lane needs from the built app, given once its routes and caches exist. */
@@ -157,7 +159,7 @@ export function frontLane(): FrontLane {
     if (verdict.exceeded || deps === null) return next(req, res);
     let status: number;
     try {
-      status = send(req, res, lane.headers, verdict.headers, sending);
+      status = send(req, res, lane.headers, verdict, sending);
     } catch {
       // The connection went away mid-answer: nothing more can be said on it.
       res.destroy();
@@ -205,17 +207,34 @@ export function frontLane(): FrontLane {
   };
 }
 
+/** The rate-limit headers, their values filled in per request (withRate). */
+const RATE_HEADERS = ['x-ratelimit-limit', 0, 'x-ratelimit-remaining', 0, 'x-ratelimit-reset', 0];
+
+/**
+ * Sets the rate-limit values in a head list that ends with RATE_HEADERS and then `tail` more
+ * entries. The list is shared by every answer of its kind: node's writeHead reads it at once,
+ * within this same turn, so the values set for one request are the ones its answer goes out with.
+ */
+function withRate(head: (string | number)[], rate: RateVerdict, tail: number): (string | number)[] {
+  const at = head.length - tail - RATE_HEADERS.length;
+  head[at + 1] = rate.max;
+  head[at + 3] = rate.remaining;
+  head[at + 5] = rate.resetSeconds;
+  return head;
+}
+
 /**
  * The headers of each way a prepared answer goes out (an encoding, identity, 304) as node's
- * flat [name, value, ...] list, made on its first use: a hit then adds only the rate-limit
- * headers, instead of merging some twenty headers into a new object per request.
+ * flat [name, value, ...] list, made on its first use, with the rate-limit headers last: a hit
+ * then only sets their three values (withRate), instead of merging some twenty headers into a
+ * new object, or copying the list, per request.
  */
-const preparedHeads = new WeakMap<PreparedAnswer, Map<string, readonly (string | number)[]>>();
+const preparedHeads = new WeakMap<PreparedAnswer, Map<string, (string | number)[]>>();
 function headOf(
   answer: PreparedAnswer,
   common: Readonly<Record<string, string>>,
   chosen: Chosen,
-): readonly (string | number)[] {
+): (string | number)[] {
   let heads = preparedHeads.get(answer);
   if (!heads) preparedHeads.set(answer, (heads = new Map()));
   const key = chosen.body === null ? '304' : (chosen.encoding ?? 'identity');
@@ -226,18 +245,19 @@ function headOf(
       list.push(name, value);
     if (chosen.encoding) list.push('content-encoding', chosen.encoding);
     if (chosen.body !== null) list.push('content-length', chosen.body.length);
+    list.push(...RATE_HEADERS);
     heads.set(key, (head = list));
   }
   return head;
 }
 
 /** The same for answers made per request, by their (constant) headers and encoding. */
-const madeHeads = new WeakMap<object, Map<string, readonly (string | number)[]>>();
+const madeHeads = new WeakMap<object, Map<string, (string | number)[]>>();
 function madeHeadOf(
   headers: Readonly<Record<string, string>>,
   common: Readonly<Record<string, string>>,
   encoding: Encoding | null,
-): readonly (string | number)[] {
+): (string | number)[] {
   let heads = madeHeads.get(headers);
   if (!heads) madeHeads.set(headers, (heads = new Map()));
   const key = encoding ?? 'identity';
@@ -249,7 +269,7 @@ function madeHeadOf(
       all.vary = all.vary ? `${all.vary}, accept-encoding` : 'accept-encoding';
       all['content-encoding'] = encoding;
     }
-    heads.set(key, (head = Object.entries(all).flat()));
+    heads.set(key, (head = [...Object.entries(all).flat(), ...RATE_HEADERS, 'content-length', 0]));
   }
   return head;
 }
@@ -259,7 +279,7 @@ function send(
   req: IncomingMessage,
   res: ServerResponse,
   common: Readonly<Record<string, string>>,
-  rate: readonly string[],
+  rate: RateVerdict,
   answer: FrontAnswer,
 ): number {
   if ('prepared' in answer) {
@@ -268,7 +288,7 @@ function send(
       req.headers['if-none-match'],
       req.headers['accept-encoding'],
     );
-    const head = headOf(answer.prepared, common, chosen).concat(rate);
+    const head = withRate(headOf(answer.prepared, common, chosen), rate, 0);
     res.writeHead(chosen.status, head as string[]);
     if (chosen.body === null) res.end();
     else res.end(chosen.body);
@@ -278,8 +298,8 @@ function send(
     typeof answer.body === 'string' ? Buffer.from(answer.body, 'utf8') : answer.body;
   const encoding = encodingForBody(body.length, req.headers['accept-encoding']);
   if (encoding) body = compress(encoding, body);
-  const head = madeHeadOf(answer.headers, common, encoding).concat(rate);
-  head.push('content-length', body.length);
+  const head = withRate(madeHeadOf(answer.headers, common, encoding), rate, 2);
+  head[head.length - 1] = body.length;
   res.writeHead(answer.status, head as string[]);
   res.end(body);
   return answer.status;
