@@ -29,6 +29,10 @@ describe('displayUsername (SPEC.md 5: capitalised, 12 characters)', () => {
     ['tharushi perera', 'Tharushi per'],
     ['  amaya', 'Amaya'],
     ['', ''],
+    // The first grapheme is a letter and its mark, or a letter outside the BMP: all of it shown.
+    ['e\u0301mile', 'E\u0301mile'],
+    ['\u{10428}ee', '\u{10400}ee'],
+    ['කසුන්', 'කසුන්'],
   ])('%j -> %j', (name, shown) => expect(displayUsername(name)).toBe(shown));
   it('counts a Sinhala conjunct with its joiner as one character and never splits it', () => {
     const name = 'ශ්‍රීමතී ප්‍රියංකා ජයසූරිය';

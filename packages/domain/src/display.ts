@@ -1,13 +1,16 @@
 import { MAX_RATING, THOUSANDS_THRESHOLD, USERNAME_DISPLAY_CHARS } from './constants.ts';
-import { graphemes, truncateGraphemes } from './text.ts';
+import { truncateGraphemes } from './text.ts';
+
+/** A text's first code point and the combining marks on it: all of its first grapheme that has case. */
+const FIRST_LETTER = /^[^]\p{M}*/u;
 
 /** Displayed username: first letter capitalised, cut to 12 characters (SPEC.md 5). */
-export const displayUsername = (name: string): string => {
-  const parts = graphemes(truncateGraphemes(name.trim(), USERNAME_DISPLAY_CHARS));
-  if (parts.length === 0) return '';
-  parts[0] = parts[0]!.toLocaleUpperCase();
-  return parts.join('');
-};
+export const displayUsername = (name: string): string =>
+  // Only the first letter and its marks change case, so a name needs splitting only to be cut:
+  // a short one is shown without making a grapheme segmenter (costly on a phone's first page).
+  truncateGraphemes(name.trim(), USERNAME_DISPLAY_CHARS).replace(FIRST_LETTER, (first) =>
+    first.toLocaleUpperCase(),
+  );
 
 /** 1000 or more shows as thousands with two decimals and K: 1234 -> '1.23K' (SPEC.md 5). */
 export const formatCount = (n: number): string => {
