@@ -86,14 +86,9 @@ function WaitTurn(props: { turn: Turn; children: ReactNode }) {
   return props.children;
 }
 
-/**
- * Call right before hydrating: parts wrapped in <HydrateLater> wait their turn. `first`: work to
- * do in a task of its own before the first part (something several parts would otherwise do
- * inside whichever came first).
- */
-export function startHydration(first?: () => void): void {
+/** Call right before hydrating: parts wrapped in <HydrateLater> wait their turn. */
+export function startHydration(): void {
   slicing = true;
-  if (first) waiting.push(first);
 }
 
 /**
