@@ -95,6 +95,47 @@ test.describe('on a 375 px phone', () => {
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
   });
+  test('home comes to life without a grapheme segmenter, its cards clamped by the stylesheet', async ({
+    page,
+    request,
+  }) => {
+    // Making a segmenter is a long task of its own on a phone's first load: the home page must
+    // not need one (its cards' descriptions are cut by the stylesheet, not by script).
+    await page.addInitScript(() => {
+      const Real = Intl.Segmenter;
+      const counted = window as unknown as { segmenters: number };
+      counted.segmenters = 0;
+      Object.defineProperty(Intl, 'Segmenter', {
+        configurable: true,
+        writable: true,
+        value: class extends Real {
+          constructor(...args: ConstructorParameters<typeof Real>) {
+            super(...args);
+            counted.segmenters++;
+          }
+        },
+      });
+    });
+    await page.goto('/');
+    expect(
+      await page.evaluate(() => (window as unknown as { segmenters: number }).segmenters),
+    ).toBe(0);
+
+    // The card holds the story's whole description and shows its first two lines.
+    const [story] = await allStories(request);
+    const card = page
+      .getByRole('article')
+      .filter({ has: page.getByRole('link', { name: story!.title, exact: true }) })
+      .first();
+    const description = card.getByText(story!.description, { exact: true });
+    await expect(description).toBeVisible();
+    const lines = await description.evaluate((el) => ({
+      shown: el.clientHeight / parseFloat(getComputedStyle(el).lineHeight),
+      whole: el.scrollHeight / parseFloat(getComputedStyle(el).lineHeight),
+    }));
+    expect(Math.round(lines.shown)).toBe(2);
+    expect(lines.whole).toBeGreaterThan(2);
+  });
 });
 
 test('the Sinhala switch turns the UI Sinhala and the server keeps it after a reload', async ({

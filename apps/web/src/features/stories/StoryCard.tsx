@@ -1,11 +1,9 @@
 import { Link } from 'react-router';
-import { detailsPath, truncateGraphemes, type StoryListItem } from '@kathamala/domain';
+import { detailsPath, type StoryListItem } from '@kathamala/domain';
 import { Cover } from '../../components/Cover.tsx';
 import { storyLang, textLang } from './lang.ts';
 import { MembersBadge, StoryMeta } from './StoryMeta.tsx';
 import styles from './stories.module.css';
-
-const DESCRIPTION_GRAPHEMES = 140;
 
 /** A story in a list: cover, title, author, a line of description and its numbers. */
 export function StoryCard(props: {
@@ -37,8 +35,11 @@ export function StoryCard(props: {
         <p className={styles.author} lang={textLang(story.author.name)}>
           {story.author.name}
         </p>
+        {/* Whole: the stylesheet clamps it to two lines, cut where a line breaks (never inside a
+            letter cluster) and as long as the card is wide. Cutting it here took a grapheme
+            segmenter, whose making was a long task of its own on a phone's first load. */}
         <p className={styles.cardDescription} lang={lang}>
-          {truncateGraphemes(story.description, DESCRIPTION_GRAPHEMES, '…')}
+          {story.description}
         </p>
         <StoryMeta reads={story.reads} rating={story.rating} parts={story.numberOfparts} />
         {story.membersOnly && <MembersBadge />}

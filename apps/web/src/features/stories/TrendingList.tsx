@@ -1,13 +1,11 @@
 import { Link } from 'react-router';
-import { detailsPath, formatCount, truncateGraphemes } from '@kathamala/domain';
+import { detailsPath, formatCount } from '@kathamala/domain';
 import { useTrending } from '../../api/queries.ts';
 import { Cover } from '../../components/Cover.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import ui from '../../components/ui.module.css';
 import { storyLang, textLang } from './lang.ts';
 import styles from './stories.module.css';
-
-const DESCRIPTION_GRAPHEMES = 70;
 
 /**
  * TRENDING (SPEC.md 2): shown only when the list has items; a failed load stays silent. Each item
@@ -41,8 +39,9 @@ export function TrendingList(props: { excludeStoryId?: number }) {
                 <p className={styles.compactReads}>
                   <strong>{formatCount(item.reads)}</strong> {t('story.reads')}
                 </p>
+                {/* Whole, clamped by the stylesheet (as on a story card). */}
                 <p className={styles.compactDescription} lang={lang}>
-                  {truncateGraphemes(item.description, DESCRIPTION_GRAPHEMES)}…
+                  {item.description}
                 </p>
               </div>
             </li>
