@@ -37,13 +37,12 @@ const preactCompat = [
  * compiles each on its first call, on the main thread, inside hydration's tasks. This comment
  * atop the file (an explicit compile hint, Chrome 136 on; other browsers ignore it) has it compile
  * them all while the file streams in, off the main thread: the home page's longest script task
- * after the first paint went from 15 to 9 ms (docs/decisions.md). Added last, after Vite's own
+ * after the first paint went from 14 to 9 ms (docs/decisions.md). Added last, after Vite's own
  * first lines, as the hint counts only at the very top.
  */
 const compileHint = (): Plugin => ({
   name: 'kathamala:compile-hint',
   apply: 'build',
-  enforce: 'post',
   generateBundle: {
     order: 'post',
     handler(_options, bundle) {
@@ -116,11 +115,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         if (warning.code === 'MODULE_LEVEL_DIRECTIVE') return;
         warn(warning);
       },
-      output: isSsrBuild
-        ? {}
-        : {
-            codeSplitting: { groups: [{ name: firstLoadChunk() }] },
-          },
+      output: isSsrBuild ? {} : { codeSplitting: { groups: [{ name: firstLoadChunk() }] } },
       treeshake: {
         // The domain package builds its TypeBox schemas at module level. The browser only needs
         // the types and the rules; marking the builders pure lets unused schemas (and most of
