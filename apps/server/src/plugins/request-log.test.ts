@@ -13,16 +13,16 @@ describe('request log batching', () => {
     const out = sink();
     const batch = new LineBatch(out);
     const logger = pino({ level: 'info' }, batch);
-    for (let i = 0; i < 300; i++)
+    for (let i = 0; i < 1200; i++)
       logger.info({ method: 'GET', url: `/r/${i}`, status: 200 }, 'request');
-    // 300 lines of ~120 characters: about two full batches went out, the rest waits.
+    // 1,200 lines of ~120 characters: about two full batches went out, the rest waits.
     expect(out.chunks.length).toBeGreaterThanOrEqual(1);
     expect(out.chunks.length).toBeLessThan(10);
     batch.flush();
     const lines = out.chunks.join('').split('\n').filter(Boolean);
-    expect(lines).toHaveLength(300);
+    expect(lines).toHaveLength(1200);
     expect(lines.map((l) => JSON.parse(l).url)).toEqual(
-      Array.from({ length: 300 }, (_, i) => `/r/${i}`),
+      Array.from({ length: 1200 }, (_, i) => `/r/${i}`),
     );
     const written = out.chunks.length;
     batch.flush();
@@ -61,7 +61,7 @@ describe('request log batching', () => {
     const batch = new LineBatch(out);
     const logger = pino({ level: 'info' }, batch);
     const expected: string[] = [];
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 1200; i++) {
       batch.request(`/lane/${i}`, 200, i / 10);
       expected.push(`/lane/${i}`);
       if (i % 7 === 0) {
