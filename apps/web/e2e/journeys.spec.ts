@@ -136,6 +136,32 @@ test.describe('on a 375 px phone', () => {
     expect(Math.round(lines.shown)).toBe(2);
     expect(lines.whole).toBeGreaterThan(2);
   });
+
+  test("hydration leaves the home page's story cards and trending list as the server sent them", async ({
+    page,
+  }) => {
+    // Every text node hydration rewrites is laid out again on a phone's first load.
+    await page.addInitScript(() => {
+      const seen = { changes: [] as string[] };
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      document.addEventListener('DOMContentLoaded', () => {
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const where = r.target instanceof Element ? r.target : r.target.parentElement;
+            if (!where?.closest('article, section[aria-labelledby="trending-heading"]')) continue;
+            seen.changes.push(`${r.type} in ${where.nodeName}: ${where.textContent?.slice(0, 40)}`);
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+    });
+    await page.goto('/');
+    await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+    await expect(page.getByRole('article').first()).toContainText(/READS/i);
+    const changes = await page.evaluate(
+      () => (window as unknown as { seen: { changes: string[] } }).seen.changes,
+    );
+    expect(changes).toEqual([]);
+  });
 });
 
 test('the Sinhala switch turns the UI Sinhala and the server keeps it after a reload', async ({

@@ -13,7 +13,10 @@ export function StoryMeta(props: {
   return (
     <ul className={styles.meta}>
       <li>
-        <strong>{formatCount(props.reads)}</strong> {t('story.reads')}
+        {/* One text node after the count, as the server's HTML has it: two (a space, then the
+            word) made hydration rewrite it on every card. */}
+        <strong>{formatCount(props.reads)}</strong>
+        {` ${t('story.reads')}`}
       </li>
       {props.rating > 0 && (
         <li aria-label={t('story.rating', { n: props.rating.toFixed(1) })}>

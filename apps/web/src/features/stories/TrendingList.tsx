@@ -37,7 +37,9 @@ export function TrendingList(props: { excludeStoryId?: number }) {
                   {item.author}
                 </p>
                 <p className={styles.compactReads}>
-                  <strong>{formatCount(item.reads)}</strong> {t('story.reads')}
+                  {/* One text node after the count, as in the server's HTML (see StoryMeta). */}
+                  <strong>{formatCount(item.reads)}</strong>
+                  {` ${t('story.reads')}`}
                 </p>
                 {/* Whole, clamped by the stylesheet (as on a story card). */}
                 <p className={styles.compactDescription} lang={lang}>
