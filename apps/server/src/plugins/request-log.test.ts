@@ -56,6 +56,23 @@ describe('request log batching', () => {
     expect(fromLane).toEqual(fromPino);
   });
 
+  it("writes the lane's line as pino's text, whatever the time taken, a URL seen again alike", () => {
+    const url = '/api/v1/story/listV2/?q="ශ්‍රී"\\';
+    for (const ms of [0, 0.4, 3, 12.5, 99.9, 1234.7, 1e6 + 0.1]) {
+      const out = sink();
+      const log = pino({ level: 'info' }, out);
+      const batch = new LineBatch(out);
+      for (let seen = 0; seen < 2; seen++) {
+        log.info({ method: 'GET', url, status: 200, ms }, 'request');
+        batch.request(url, 200, ms);
+        batch.flush();
+      }
+      const withoutTime = out.chunks.map((line) => line.replace(/"time":\d+,/, ''));
+      expect(withoutTime).toHaveLength(4);
+      for (const line of withoutTime) expect(line).toBe(withoutTime[0]);
+    }
+  });
+
   it("keeps the front lane's lines and the others in the order they happened", () => {
     const out = sink();
     const batch = new LineBatch(out);

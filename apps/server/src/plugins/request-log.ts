@@ -18,6 +18,25 @@ const REQUESTS_PER_FORMAT = 128;
 /** Writes one GET request's line: the front lane's answers, in the same shape as the others. */
 export type RequestLine = (url: string, status: number, ms: number) => void;
 
+/**
+ * A URL as a JSON string, kept for the URLs asked most: the lane answers the same few hundred
+ * URLs over and over, and JSON.stringify was half of a line's formatting (0.3 of 0.65 µs).
+ * Bounded in count and length, so odd URLs cannot grow it.
+ */
+const quotedUrls = new Map<string, string>();
+const QUOTED_MAX = 1024;
+const QUOTED_URL_CHARS = 512;
+function quoted(url: string): string {
+  let text = quotedUrls.get(url);
+  if (text === undefined) {
+    text = JSON.stringify(url);
+    if (url.length > QUOTED_URL_CHARS) return text;
+    if (quotedUrls.size >= QUOTED_MAX) quotedUrls.clear();
+    quotedUrls.set(url, text);
+  }
+  return text;
+}
+
 /** What follows the time in pino's line for a GET request, up to the URL. */
 const requestBase = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())},"method":"GET","url":`;
 
@@ -40,7 +59,8 @@ export class LineBatch {
   private readonly times: number[] = [];
   private readonly urls: string[] = [];
   private readonly statuses: number[] = [];
-  private readonly durations: number[] = [];
+  /** Each request's ms in tenths: an integer is turned into text faster than a fraction. */
+  private readonly tenths: number[] = [];
 
   constructor(private readonly sink: { write(chunk: string): boolean }) {}
 
@@ -52,7 +72,7 @@ export class LineBatch {
     this.times.push(Date.now());
     this.urls.push(url);
     this.statuses.push(status);
-    this.durations.push(ms);
+    this.tenths.push(Math.round(ms * 10));
     if (this.urls.length >= REQUESTS_PER_FORMAT) this.formatRequests();
   }
 
@@ -80,11 +100,15 @@ export class LineBatch {
   }
 
   private formatRequests(): void {
-    const { times, urls, statuses, durations } = this;
+    const { times, urls, statuses, tenths } = this;
     let text = '';
-    for (let i = 0; i < urls.length; i++)
-      text += `{"level":30,"time":${times[i]}${requestBase}${JSON.stringify(urls[i])},"status":${statuses[i]},"ms":${durations[i]},"msg":"request"}\n`;
-    times.length = urls.length = statuses.length = durations.length = 0;
+    for (let i = 0; i < urls.length; i++) {
+      const n = tenths[i]!;
+      const tenth = n % 10;
+      const ms = tenth === 0 ? `${n / 10}` : `${(n - tenth) / 10}.${tenth}`;
+      text += `{"level":30,"time":${times[i]}${requestBase}${quoted(urls[i]!)},"status":${statuses[i]},"ms":${ms},"msg":"request"}\n`;
+    }
+    times.length = urls.length = statuses.length = tenths.length = 0;
     this.keep(text);
   }
 }
