@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import oneTextNode from './eslint/one-text-node.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', '.tmp/**', '**/test-results/**'] },
@@ -16,9 +17,10 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, jsx: { rules: { 'one-text-node': oneTextNode } } },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
+      'jsx/one-text-node': 'error',
       'react-hooks/exhaustive-deps': 'error',
       'no-restricted-imports': ['error', { patterns: ['**/apps/server/**', '@kathamala/server*'] }],
     },

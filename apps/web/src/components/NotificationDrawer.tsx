@@ -96,7 +96,7 @@ function NotificationItem({ item, onOpen }: { item: Notification; onOpen: () => 
         onClick={onOpen}
         // The label and text read as one link; "Unread" is said first for a screen reader.
       >
-        {!item.read && <span className="visually-hidden">{t('notifications.unread')}: </span>}
+        {!item.read && <span className="visually-hidden">{`${t('notifications.unread')}: `}</span>}
         <span className={styles.kind}>{labelKey ? t(labelKey) : item.title}</span>
         {/* Text as text: whatever a reader typed in a comment is never markup here. */}
         <span className={styles.description} lang={textLang(item.description)}>

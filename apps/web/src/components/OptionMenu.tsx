@@ -24,7 +24,8 @@ export function OptionMenu() {
       </Link>
       {canGoBack && (
         <button type="button" className={ui.buttonQuiet} onClick={() => navigate(-1)}>
-          <span aria-hidden="true">‹</span> {t('nav.back')}
+          <span aria-hidden="true">‹</span>
+          {` ${t('nav.back')}`}
         </button>
       )}
     </nav>

@@ -109,7 +109,7 @@ export default function LeaderboardPage() {
           {/* One child: the title bar lays its children out side by side. */}
           <span>
             {t(HEADING[by])}
-            <span className={own.period}> · {t(`leaderboard.${period}`)}</span>
+            <span className={own.period}>{` · ${t(`leaderboard.${period}`)}`}</span>
           </span>
         </h2>
         {board ? (
@@ -202,7 +202,7 @@ function Row(props: { author: AuthorRank; by: LeaderboardBy; before: string; fol
   const rating =
     author.rating === null ? null : (
       <>
-        <span aria-hidden="true">★ {author.rating.toFixed(2)}</span>
+        <span aria-hidden="true">{`★ ${author.rating.toFixed(2)}`}</span>
         <span className="visually-hidden">
           {t('leaderboard.ratingAverage', { rating: author.rating.toFixed(2) })}
         </span>

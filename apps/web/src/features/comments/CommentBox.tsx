@@ -215,7 +215,7 @@ export function CommentBox(props: {
                       choose(p);
                     }}
                   >
-                    @{p.username}
+                    {`@${p.username}`}
                   </li>
                 ))}
               </ul>

@@ -60,7 +60,7 @@ export function CommentItem(props: { comment: Comment; parentId?: number; thread
         )}
         {rating !== null && (
           <span className={styles.rating} aria-label={t('story.rating', { n: rating })}>
-            <span aria-hidden="true">★ {rating}</span>
+            <span aria-hidden="true">{`★ ${rating}`}</span>
           </span>
         )}
         <span className={styles.date}>{c.createdDate}</span>

@@ -180,7 +180,7 @@ export default function LegacyImport(props: { story: OwnStory; onClose: () => vo
       {episodes && episodes.length > 0 && (
         <div className={styles.importList}>
           <p role="status">
-            {wasLegacy && <strong>{t('legacy.wasLegacy')} </strong>}
+            {wasLegacy && <strong>{`${t('legacy.wasLegacy')} `}</strong>}
             {episodes.length === 1
               ? t('legacy.foundOne')
               : t('legacy.found', { n: episodes.length })}

@@ -100,7 +100,8 @@ export function Workspace() {
   const story = storyId === null ? null : (list.find((s) => s.storyId === storyId) ?? null);
   const backToList = (
     <Link className={styles.back} to="?">
-      <span aria-hidden="true">‹</span> {t('publish.yourStories')}
+      <span aria-hidden="true">‹</span>
+      {` ${t('publish.yourStories')}`}
     </Link>
   );
 

@@ -177,7 +177,8 @@ function Claps({ value, onClap }: { value: number; onClap: () => void }) {
         <span>{t('rating.clap')}</span>
       </button>
       <p className={styles.clapCount} aria-live="polite">
-        <strong data-testid="clap-count">{claps}</strong> {t('rating.clapsOf', { max: MAX_RATING })}
+        <strong data-testid="clap-count">{claps}</strong>
+        {` ${t('rating.clapsOf', { max: MAX_RATING })}`}
       </p>
     </div>
   );

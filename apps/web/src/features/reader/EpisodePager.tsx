@@ -15,11 +15,13 @@ export function EpisodePager(props: { storyId: number; current: number; total: n
       <div className={styles.pagerEnds}>
         {current > 1 ? (
           <Link className={styles.pagerStep} to={href(current - 1)} rel="prev">
-            <span aria-hidden="true">‹</span> {t('pager.prev')}
+            <span aria-hidden="true">‹</span>
+            {` ${t('pager.prev')}`}
           </Link>
         ) : (
           <span className={styles.pagerStep} aria-disabled="true">
-            <span aria-hidden="true">‹</span> {t('pager.prev')}
+            <span aria-hidden="true">‹</span>
+            {` ${t('pager.prev')}`}
           </span>
         )}
         <Link
@@ -32,11 +34,13 @@ export function EpisodePager(props: { storyId: number; current: number; total: n
         </Link>
         {current < total ? (
           <Link className={styles.pagerStep} to={href(current + 1)} rel="next">
-            {t('pager.next')} <span aria-hidden="true">›</span>
+            {`${t('pager.next')} `}
+            <span aria-hidden="true">›</span>
           </Link>
         ) : (
           <span className={styles.pagerStep} aria-disabled="true">
-            {t('pager.next')} <span aria-hidden="true">›</span>
+            {`${t('pager.next')} `}
+            <span aria-hidden="true">›</span>
           </span>
         )}
       </div>

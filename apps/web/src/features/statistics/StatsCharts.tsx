@@ -119,7 +119,7 @@ function DropOffChart({ story, chosen }: { story: StoryStats; chosen: boolean })
   const subtitle = (
     <>
       {withNode(t('stats.dropSub'), 'title', title)}
-      {!chosen && <span className={styles.hint}> {t('stats.dropHint')}</span>}
+      {!chosen && <span className={styles.hint}>{` ${t('stats.dropHint')}`}</span>}
     </>
   );
   return (
@@ -157,7 +157,7 @@ function DropOffChart({ story, chosen }: { story: StoryStats; chosen: boolean })
           const p = reachPercent(e.readers, first);
           return [
             <>
-              {e.partNumber}.{' '}
+              {`${e.partNumber}. `}
               <span lang={storyLang(story.language)} className={styles.partTitle}>
                 {e.title}
               </span>

@@ -59,7 +59,7 @@ function Change({ summary, figure }: { summary: Summary; figure: FigureKey }) {
       <dd className={`${styles.change} ${styles.changeNew}`}>
         <span aria-hidden="true">★ </span>
         {t('stats.changeNew')}
-        <span className="visually-hidden"> ({t('stats.changeNewLong')})</span>
+        <span className="visually-hidden">{` (${t('stats.changeNewLong')})`}</span>
       </dd>
     );
   }
@@ -71,10 +71,7 @@ function Change({ summary, figure }: { summary: Summary; figure: FigureKey }) {
       : t(direction === 'up' ? 'stats.changeUp' : 'stats.changeDown', { n: Math.abs(change) });
   return (
     <dd className={`${styles.change} ${CHANGE_CLASS[direction]}`}>
-      <span aria-hidden="true">
-        {arrow} {change > 0 ? '+' : ''}
-        {change}%
-      </span>
+      <span aria-hidden="true">{`${arrow} ${change > 0 ? '+' : ''}${change}%`}</span>
       <span className="visually-hidden">{words}</span>
     </dd>
   );

@@ -23,7 +23,8 @@ export function Pagination(props: {
           rel="prev"
           aria-label={t('pager.prevPage')}
         >
-          <span aria-hidden="true">‹</span> {t('pager.prev')}
+          <span aria-hidden="true">‹</span>
+          {` ${t('pager.prev')}`}
         </Link>
       ) : (
         <span />
@@ -36,7 +37,8 @@ export function Pagination(props: {
           rel="next"
           aria-label={t('pager.nextPage')}
         >
-          {t('pager.next')} <span aria-hidden="true">›</span>
+          {`${t('pager.next')} `}
+          <span aria-hidden="true">›</span>
         </Link>
       ) : (
         <span />
