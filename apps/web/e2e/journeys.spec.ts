@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/hydrated.ts';
 import { apiPaths, detailsPath, episodeFooter } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
@@ -137,30 +138,56 @@ test.describe('on a 375 px phone', () => {
     expect(lines.whole).toBeGreaterThan(2);
   });
 
+  /**
+   * Records, from DOMContentLoaded on, every node added, removed or rewritten within `watched`
+   * (a selector), and each `watched` element removed whole.
+   */
+  const watchChanges = (page: Page, watched: string) =>
+    page.addInitScript((selector) => {
+      const seen = { changes: [] as string[] };
+      (window as unknown as { seen: typeof seen }).seen = seen;
+      const describe = (n: Node) => `${n.nodeName}: ${n.textContent?.slice(0, 40)}`;
+      document.addEventListener('DOMContentLoaded', () => {
+        new MutationObserver((records) => {
+          for (const r of records) {
+            for (const gone of r.removedNodes)
+              if (gone instanceof Element && gone.matches(selector))
+                seen.changes.push(`removed ${describe(gone)}`);
+            const where = r.target instanceof Element ? r.target : r.target.parentElement;
+            if (where?.closest(selector)) seen.changes.push(`${r.type} in ${describe(where)}`);
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
+    }, watched);
+  const changesSeen = (page: Page) =>
+    page.evaluate(() => (window as unknown as { seen: { changes: string[] } }).seen.changes);
+
   test("hydration leaves the home page's story cards and trending list as the server sent them", async ({
     page,
   }) => {
     // Every text node hydration rewrites is laid out again on a phone's first load.
-    await page.addInitScript(() => {
-      const seen = { changes: [] as string[] };
-      (window as unknown as { seen: typeof seen }).seen = seen;
-      document.addEventListener('DOMContentLoaded', () => {
-        new MutationObserver((records) => {
-          for (const r of records) {
-            const where = r.target instanceof Element ? r.target : r.target.parentElement;
-            if (!where?.closest('article, section[aria-labelledby="trending-heading"]')) continue;
-            seen.changes.push(`${r.type} in ${where.nodeName}: ${where.textContent?.slice(0, 40)}`);
-          }
-        }).observe(document.body, { subtree: true, childList: true, characterData: true });
-      });
-    });
+    await watchChanges(page, 'article, section[aria-labelledby="trending-heading"]');
     await page.goto('/');
     await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
     await expect(page.getByRole('article').first()).toContainText(/READS/i);
-    const changes = await page.evaluate(
-      () => (window as unknown as { seen: { changes: string[] } }).seen.changes,
-    );
-    expect(changes).toEqual([]);
+    expect(await changesSeen(page)).toEqual([]);
+  });
+
+  test("a visitor's sign-up wall on a story page stays as the server sent it once the app knows the visitor", async ({
+    page,
+    request,
+  }) => {
+    // The wall is what a visitor from a search engine reads first: it must not be made again.
+    const [story] = await allStories(request);
+    await watchChanges(page, 'section[aria-labelledby="wall-title"]');
+    await page.goto(detailsPath(story!.storyId));
+    const wall = page.locator('section[aria-labelledby="wall-title"]');
+    await expect(wall).toBeVisible();
+    // Known to be a visitor: the reader's placeholder beside it is gone.
+    await expect(wall).not.toHaveClass(/visitor-only/);
+    await expect(page.locator('main .reader-only')).toHaveCount(0);
+    await expect(wall.getByRole('link', { name: 'Join' })).toBeVisible();
+    expect(await changesSeen(page)).toEqual([]);
   });
 });
 

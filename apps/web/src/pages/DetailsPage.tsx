@@ -100,18 +100,21 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
 
   let reading: ReactNode;
   if (guarded) reading = null;
-  else if (session.status === 'unknown') {
+  else if (session.status === 'unknown' || session.status === 'visitor') {
     // Server render and hydration: the wall for visitors, a placeholder for readers (CSS picks).
+    // Once a visitor is known the wall stays where it is (one class less), not made again.
+    const known = session.status === 'visitor';
     reading = (
       <>
-        <VisitorWall storyId={storyId} className="visitor-only" />
-        <div className="reader-only">
-          <SkeletonLines lines={8} />
-        </div>
+        <VisitorWall storyId={storyId} className={known ? undefined : 'visitor-only'} />
+        {!known && (
+          <div className="reader-only">
+            <SkeletonLines lines={8} />
+          </div>
+        )}
       </>
     );
-  } else if (session.status === 'visitor') reading = <VisitorWall storyId={storyId} />;
-  else if (part.isPending) reading = <SkeletonLines lines={8} label={t('details.reading')} />;
+  } else if (part.isPending) reading = <SkeletonLines lines={8} label={t('details.reading')} />;
   else if (subscriptionNeeded)
     reading = (
       <SubscriptionWall
