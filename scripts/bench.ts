@@ -16,9 +16,11 @@
 //    Keep-Alive and the length, as it does for the app); and once more one answering the same
 //    body with only its content type, the bench's ceiling before (our ~1 KB of security and
 //    rate-limit headers cost a bare server about a third of its throughput);
-// 5. runs wrk (-t1 -c32) against each: a 1 s warm-up each, then 3 rounds of 2 s in turn (app,
-//    bare, body-only bare), so that a spell of noise on a shared host falls on both sides of a
-//    ratio alike; each ratio is the median of its rounds' ratios. Prints one table per database
+// 5. runs wrk (-t1 -c32) against each: a 1 s warm-up each, then 5 rounds of 2 s in turn (app,
+//    bare, body-only bare; every other round in the reverse order), so that a spell of noise
+//    on a shared host, or its speed drifting through a round, falls on both sides of a ratio
+//    alike; each ratio is the median of its rounds' ratios, and the lowest and highest of them
+//    are printed beside it. Prints one table per database
 //    and process count: route, app req/s, bare req/s (means of the rounds), ratio (app / bare,
 //    same bytes), body-only bare req/s and the ratio to it, the CPU ratio (the bare server's
 //    CPU time per request over the app's, read from /proc around each round: on a shared host
@@ -43,7 +45,7 @@
 // Environment: BENCH_DB (pglite | postgres | both; default both when
 // PostgreSQL's initdb exists, see scripts/with-postgres.sh, else pglite),
 // BENCH_WORKERS (server processes on PostgreSQL, default 1,2), BENCH_DURATION
-// (s a round, default 2), BENCH_ROUNDS (3), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_QUERY
+// (s a round, default 2), BENCH_ROUNDS (5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32), BENCH_QUERY
 // (monsoon), BENCH_TIMEOUT (s, 900), BENCH_STORY_ID (default: the first story
 // of listV2), BENCH_BUILD (auto; 1 always builds, 0 never), WEB_DIST (passed
 // to the server), RATE_LIMIT_MAX (passed to the server, default 1000000000, the
@@ -76,7 +78,7 @@ const envInt = (name: string, fallback: number): number => {
   return Number.isFinite(v) && v > 0 ? v : fallback;
 };
 const DURATION_S = envInt('BENCH_DURATION', 2);
-const ROUNDS = envInt('BENCH_ROUNDS', 3);
+const ROUNDS = envInt('BENCH_ROUNDS', 5);
 const WARMUP_S = envInt('BENCH_WARMUP', 1);
 const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
 const TIMEOUT_S = envInt('BENCH_TIMEOUT', 900);
@@ -110,6 +112,8 @@ interface RouteResult {
   /** The bare server sending the same bytes: status line, headers and body. */
   bare?: WrkResult;
   ratio?: number;
+  /** The lowest and highest of the rounds' ratios. */
+  ratioRange?: [number, number];
   /** The bare server sending the same body with only a content type (the bench's old ceiling). */
   bodyOnly?: WrkResult;
   bodyOnlyRatio?: number;
@@ -333,8 +337,9 @@ interface Measured {
 
 /**
  * The app and its bare servers measured in turn: a warm-up each, then ROUNDS rounds of
- * DURATION_S each, app first. Returns each server's rounds, in the order of `servers`, with the
- * CPU time each server spent in each round.
+ * DURATION_S each, app first in even rounds and last in odd ones (a drift of the host's speed
+ * through a round then favours neither). Returns each server's rounds, in the order of
+ * `servers`, with the CPU time each server spent in each round.
  */
 async function measureInTurn(
   servers: Measured[],
@@ -345,14 +350,18 @@ async function measureInTurn(
   for (const { port } of servers) await wrk(url(port), WARMUP_S, load);
   const rounds: WrkResult[][] = servers.map(() => []);
   const ticks = (pid: number | undefined) => (pid === undefined ? null : cpuTicks(pid));
-  for (let i = 0; i < ROUNDS; i++)
-    for (const [k, { port, pid }] of servers.entries()) {
+  for (let i = 0; i < ROUNDS; i++) {
+    const order = [...servers.keys()];
+    if (i % 2 === 1) order.reverse();
+    for (const k of order) {
+      const { port, pid } = servers[k]!;
       const before = ticks(pid);
       const result = await wrk(url(port), DURATION_S, load);
       const after = ticks(pid);
       result.cpuMs = before === null || after === null ? null : (after - before) * MS_PER_TICK;
       rounds[k]!.push(result);
     }
+  }
   return rounds;
 }
 
@@ -365,6 +374,13 @@ const cpuRatio = (app: WrkResult, bare: WrkResult): number | undefined => {
   const a = cpuPerRequest(app);
   const b = cpuPerRequest(bare);
   return a && b ? Math.round((b / a) * 1000) / 1000 : undefined;
+};
+
+/** The lowest and highest of the rounds' app / bare ratios: how far the host moved them. */
+const ratioRange = (app: WrkResult[], bare: WrkResult[]): [number, number] | undefined => {
+  if (!bare.every((b) => b.rps > 0)) return undefined;
+  const ratios = app.map((a, i) => Math.round((a.rps / bare[i]!.rps) * 100) / 100);
+  return [Math.min(...ratios), Math.max(...ratios)];
 };
 
 /** The median of the rounds' app / bare ratios (a round's pair ran seconds apart). */
@@ -606,6 +622,7 @@ function printResults(t: Table): void {
       'app req/s',
       'bare req/s',
       'ratio',
+      'rounds',
       'body-only bare',
       'ratio to it',
       'CPU ratio',
@@ -621,6 +638,7 @@ function printResults(t: Table): void {
       fmt(r.app?.rps),
       fmt(r.bare?.rps),
       r.ratio === undefined ? '-' : r.ratio.toFixed(3),
+      r.ratioRange ? `${r.ratioRange[0].toFixed(2)}-${r.ratioRange[1].toFixed(2)}` : '-',
       fmt(r.bodyOnly?.rps),
       r.bodyOnlyRatio === undefined ? '-' : r.bodyOnlyRatio.toFixed(3),
       r.cpuRatio === undefined ? '-' : r.cpuRatio.toFixed(3),
@@ -820,6 +838,7 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
         r.bare = merged(bareRounds!);
         r.bodyOnly = merged(bodyOnlyRounds!);
         r.ratio = pairedRatio(appRounds!, bareRounds!);
+        r.ratioRange = ratioRange(appRounds!, bareRounds!);
         r.bodyOnlyRatio = pairedRatio(appRounds!, bodyOnlyRounds!);
         r.cpuRatio = cpuRatio(r.app, r.bare);
       } finally {
