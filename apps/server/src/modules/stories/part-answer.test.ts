@@ -65,4 +65,20 @@ describe('partAnswerBody', () => {
     expect(made(5)).not.toBe(made(5));
     expect(partAnswerBody({ shared: version, mine })).toBe(first);
   });
+
+  it("keeps a frozen reader state's JSON by the object, and writes any other state afresh", () => {
+    const version = shared('<p>Kept.</p>');
+    const frozen = Object.freeze({ ...mine });
+    expect(partAnswerBody({ shared: version, mine: frozen }).toString('utf8')).toBe(
+      expected({ shared: version, mine: frozen }),
+    );
+    // A state the service did not freeze may change between answers: each answer says what it holds now.
+    const loose = { ...mine, bookmarked: false };
+    partAnswerBody({ shared: version, mine: loose });
+    loose.bookmarked = true;
+    const after = JSON.parse(partAnswerBody({ shared: version, mine: loose }).toString('utf8')) as {
+      object: { bookmarked: boolean };
+    };
+    expect(after.object.bookmarked).toBe(true);
+  });
 });

@@ -21,6 +21,10 @@ interface Kept {
   bodies: Map<string, Buffer>;
 }
 
+// A reader's own fields as JSON, by the object the stories service keeps for them (frozen, and
+// replaced when the reader's state changes): a page turn writes no JSON at all.
+const ownJson = new WeakMap<object, string>();
+
 // Keyed by the shared object itself: the stories service hands out the same one until a row
 // under it changes, and then a new one, so what is kept here is never stale.
 const kept = new WeakMap<SharedDetails, Kept>();
@@ -39,7 +43,11 @@ export function partAnswerBody({ shared, mine }: DetailsView): Buffer {
     entry = { head: Buffer.from(json.slice(0, -2), 'utf8'), bodies: new Map() };
     kept.set(shared, entry);
   }
-  const own = JSON.stringify(mine);
+  let own = ownJson.get(mine);
+  if (own === undefined) {
+    own = JSON.stringify(mine);
+    if (Object.isFrozen(mine)) ownJson.set(mine, own);
+  }
   let body = entry.bodies.get(own);
   if (body) return body;
   const tail = own === '{}' ? '}}' : `,${own.slice(1)}}`;

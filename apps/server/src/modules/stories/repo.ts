@@ -19,17 +19,15 @@ const announced = sql`(s.release_at > now() and exists (
 
 /** What `published` says of a story row, on the caller's clock. */
 export const isReleased = (
-  s: { numberOfparts: number; releaseAt: string | Date | null },
+  s: { numberOfparts: number; releaseTime: number | null },
   now = Date.now(),
-): boolean =>
-  s.numberOfparts > 0 && (s.releaseAt === null || new Date(s.releaseAt).getTime() <= now);
+): boolean => s.numberOfparts > 0 && (s.releaseTime === null || s.releaseTime <= now);
 
 /** What `published or announced` says of a story row: whether anyone may see it. */
 export const isVisible = (
-  s: { numberOfparts: number; releaseAt: string | Date | null; ready: boolean },
+  s: { numberOfparts: number; releaseTime: number | null; ready: boolean },
   now = Date.now(),
-): boolean =>
-  isReleased(s, now) || (s.releaseAt !== null && new Date(s.releaseAt).getTime() > now && s.ready);
+): boolean => isReleased(s, now) || (s.releaseTime !== null && s.releaseTime > now && s.ready);
 
 export const listColumns = sql`
   s.id as "storyId", s.title, s.description, s.kind, s.members_only as "membersOnly", s.ongoing,
@@ -500,26 +498,32 @@ export const storiesRepo = (db: Db) => {
      * One story with what its details need, whether or not it is public: visibility depends on
      * the clock (its release date), so callers decide it with `isVisible` when they read.
      */
-    story: async (storyId: number) =>
-      (
-        await rows<
-          ListRow & {
-            seriesId: number | null;
-            appId: string;
-            keyword: string;
-            ratingCount: number;
-            releaseAt: string | Date | null;
-            ready: boolean;
-          }
-        >(sql`
+    story: async (storyId: number) => {
+      const [row] = await rows<
+        ListRow & {
+          seriesId: number | null;
+          appId: string;
+          keyword: string;
+          ratingCount: number;
+          releaseAt: string | Date | null;
+          ready: boolean;
+        }
+      >(sql`
         select ${listColumns}, s.series_id as "seriesId", b.app_id as "appId", b.keyword,
           s.rating_count as "ratingCount", s.release_at as "releaseAt",
           exists (select 1 from episodes e where e.story_id = s.id
             and e.status in ('published', 'scheduled')) as ready
         from stories s join authors a on a.id = s.author_id
           join billing_apps b on b.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID})
-        where s.id = ${storyId}`)
-      )[0],
+        where s.id = ${storyId}`);
+      // The release date as a number, once: every episode read compares it with the clock.
+      return (
+        row && {
+          ...row,
+          releaseTime: row.releaseAt === null ? null : new Date(row.releaseAt).getTime(),
+        }
+      );
+    },
 
     part: async (storyId: number, partNumber: number, withContent: boolean) =>
       (
@@ -572,12 +576,13 @@ export const storiesRepo = (db: Db) => {
           (select rating from ratings where user_id = ${userId} and story_id = ${storyId}) as "userRating",
           exists (select 1 from bookmarks where user_id = ${userId} and story_id = ${storyId}) as bookmarked,
           exists (select 1 from story_alerts where user_id = ${userId} and story_id = ${storyId}) as "alertEnabled"`);
-      return {
+      // Frozen: the stories service keeps it and hands the same object to every answer.
+      return Object.freeze({
         subscribed: Boolean(r?.subscribed),
         userRating: r?.userRating == null ? null : Number(r.userRating),
         bookmarked: Boolean(r?.bookmarked),
         alertEnabled: Boolean(r?.alertEnabled),
-      };
+      });
     },
 
     /** Rebuilds the full-text document and Singlish keys of one story, or of all when no id is given. */

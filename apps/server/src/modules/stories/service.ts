@@ -54,12 +54,12 @@ interface SharedKept {
 /** Stands for "no part" (a story without episodes) where a part row is a key. */
 const NO_PART = {};
 /** What a visitor without an account has of their own. */
-const NO_STATE: ViewerState = {
+const NO_STATE: ViewerState = Object.freeze({
   subscribed: false,
   userRating: null,
   bookmarked: false,
   alertEnabled: false,
-};
+});
 
 /**
  * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
@@ -224,15 +224,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         );
       content = found.content;
     }
-    return {
-      shared: sharedOf(story, found, series, content),
-      mine: {
-        subscribed: mine.subscribed,
-        userRating: mine.userRating,
-        bookmarked: mine.bookmarked,
-        alertEnabled: mine.alertEnabled,
-      },
-    };
+    // The kept state itself (frozen, exactly the viewer's fields): the part answer keeps its JSON by it.
+    return { shared: sharedOf(story, found, series, content), mine };
   };
 
   const detailsView = async (
