@@ -17,6 +17,7 @@ export * from './schemas/stats.ts';
 export * from './mobile.ts';
 export * from './sms.ts';
 export * from './api-paths.ts';
+export * from './list-params.ts';
 export * from './categories.ts';
 export * from './sinhala/singlish.ts';
 export * from './sinhala/singlish-key.ts';

@@ -1,19 +1,4 @@
-import { MAX_PAGE, type SortBy } from '@kathamala/domain';
-import type { OngoingFilter } from '../api/queries.ts';
-
-export const SORTS: readonly SortBy[] = ['rate', 'new', 'reads'];
-export const ONGOING: readonly OngoingFilter[] = ['both', 'true', 'false'];
-
-export const parsePage = (raw: string | null): number => {
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= MAX_PAGE ? n : 1;
-};
-
-export const parseSort = (raw: string | null): SortBy =>
-  SORTS.includes(raw as SortBy) ? (raw as SortBy) : 'rate';
-
-export const parseOngoing = (raw: string | null): OngoingFilter =>
-  ONGOING.includes(raw as OngoingFilter) ? (raw as OngoingFilter) : 'both';
+export { ONGOING, parseOngoing, parsePage, parseSort, SORTS } from '@kathamala/domain';
 
 /** A page address with its list settings in the query, leaving defaults out. */
 export const listHref = (

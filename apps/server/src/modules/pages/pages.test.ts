@@ -35,6 +35,36 @@ describe('server-rendered public pages', () => {
     expect(res.body).toMatch(/<link rel="canonical" href="http:\/\/kathamala.test\/"/);
   });
 
+  it('renders the list the address asks for: another sort, a later page, a category', async () => {
+    const listed = async (q: Parameters<typeof apiPaths.listV2>[0]) =>
+      (await t.app.inject(apiPaths.listV2(q))).json().object as {
+        stories: StoryListItem[];
+        total: number;
+      };
+    const loading = 'Loading…';
+    // A shared link to the newest stories shows them, in that order, with nothing left to load.
+    const newest = await listed({ sortBy: 'new' });
+    const byNew = await page('/?sort=new');
+    expect(byNew.body).toContain(scriptJson(apiPaths.listV2({ sortBy: 'new' })));
+    expect(byNew.body).not.toContain(loading);
+    const at = (title: string) => byNew.body.indexOf(escapeHtml(title));
+    const [first, second] = newest.stories.map((s) => at(s.title));
+    expect(first).toBeGreaterThan(0);
+    expect(second).toBeGreaterThan(first!);
+    // Past the last page: the empty list's words in the HTML, not a loading grid.
+    const beyond = await page('/?page=999&status=false');
+    expect(beyond.body).toContain('No stories here yet.');
+    expect(beyond.body).not.toContain(loading);
+    // A category's page lists that category, by rating, whatever sort the address adds.
+    const category = stories[0]!.category;
+    const inCategory = await listed({ category });
+    const shown = await page(`/category?c=${category}&sort=new`);
+    expect(shown.body).toContain(scriptJson(apiPaths.listV2({ category })));
+    for (const s of inCategory.stories.slice(0, 3))
+      expect(contains(shown.body, s.title)).toBe(true);
+    expect(shown.body).not.toContain(loading);
+  });
+
   it('renders a story page with its text, Open Graph and Twitter tags and the cover', async () => {
     const s = stories.find((x) => x.language === 'english')!;
     const res = await page(`/details/${s.storyId}/`);

@@ -3,6 +3,9 @@ import {
   apiPaths,
   CATEGORIES,
   packBootData,
+  parseOngoing,
+  parsePage,
+  parseSort,
   ResultCode,
   UI_LANG_COOKIE,
   type BootData,
@@ -86,17 +89,20 @@ export function pageRoutes(
     const data: Record<string, unknown> = {};
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
-    // Home's default list.
-    const topRated = async () =>
-      (data[apiPaths.listV2()] = await deps.stories.list({
-        page: 1,
-        category: 'all',
-        sortBy: 'rate',
-        ongoing: 'both',
-      }));
+    // The list the address asks for (a shared link to page 3 of the newest shows it), keyed as
+    // the page will ask for it.
+    const list = async (category: string, sorted: boolean) => {
+      const q = {
+        page: parsePage(query.get('page')),
+        category,
+        sortBy: sorted ? parseSort(query.get('sort')) : 'rate',
+        ongoing: sorted ? parseOngoing(query.get('status')) : 'both',
+      } as const;
+      data[apiPaths.listV2(q)] = await deps.stories.list(q);
+    };
     if (pathname === '/') {
       await Promise.all([
-        topRated(),
+        list('all', true),
         trending(),
         (async () =>
           (data[apiPaths.upcoming()] = { upcomingStories: await deps.stories.upcoming() }))(),
@@ -115,14 +121,9 @@ export function pageRoutes(
       ]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';
-      const category = CATEGORIES.some((c) => c.slug === wanted) ? wanted : 'all';
       data[apiPaths.categories()] = CATEGORIES;
-      data[apiPaths.listV2({ category })] = await deps.stories.list({
-        page: 1,
-        category,
-        sortBy: 'rate',
-        ongoing: 'both',
-      });
+      // By rating, whatever else the address says: the category page has no sort of its own.
+      if (CATEGORIES.some((c) => c.slug === wanted)) await list(wanted, false);
     } else if (pathname.startsWith('/author/')) {
       const authorId = Number(pathname.split('/')[2]);
       // Beyond an id column's range there is no such author (and the query would fail).
