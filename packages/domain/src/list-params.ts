@@ -1,11 +1,8 @@
 import { MAX_PAGE } from './constants.ts';
-import type { SortBy } from './schemas/stories.ts';
-
-/** A story list's filter on whether a story is still being written. */
-export type Ongoing = 'both' | 'true' | 'false';
+import type { OngoingFilter, SortBy } from './schemas/stories.ts';
 
 export const SORTS: readonly SortBy[] = ['rate', 'new', 'reads'];
-export const ONGOING: readonly Ongoing[] = ['both', 'true', 'false'];
+export const ONGOING: readonly OngoingFilter[] = ['both', 'true', 'false'];
 
 // A page address's list settings, read as the page reads them (anything odd is the default),
 // so the server prefetches exactly the list the page will ask for.
@@ -21,5 +18,5 @@ export const parseSort = (raw: string | null): SortBy =>
   SORTS.includes(raw as SortBy) ? (raw as SortBy) : 'rate';
 
 /** The `status` of a list page's address, else 'both'. */
-export const parseOngoing = (raw: string | null): Ongoing =>
-  ONGOING.includes(raw as Ongoing) ? (raw as Ongoing) : 'both';
+export const parseOngoing = (raw: string | null): OngoingFilter =>
+  ONGOING.includes(raw as OngoingFilter) ? (raw as OngoingFilter) : 'both';

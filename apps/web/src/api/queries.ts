@@ -5,6 +5,7 @@ import {
   type AuthorProfile,
   type Category,
   type Me,
+  type OngoingFilter,
   type SortBy,
   type StoryDetails,
   type StoryListItem,
@@ -21,7 +22,7 @@ const get =
   ({ signal }: { signal: AbortSignal }) =>
     apiRequest<T>(path, { signal });
 
-export type OngoingFilter = 'both' | 'true' | 'false';
+export type { OngoingFilter };
 export interface ListParams {
   page?: number;
   category?: string;

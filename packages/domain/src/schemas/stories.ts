@@ -32,6 +32,8 @@ export const OngoingFilter = Type.Union([
   Type.Literal('true'),
   Type.Literal('false'),
 ]);
+/** A story list's filter on whether a story is still being written. */
+export type OngoingFilter = Static<typeof OngoingFilter>;
 
 const Page = Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1 });
 
