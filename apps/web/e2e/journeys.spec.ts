@@ -1,7 +1,9 @@
+import http from 'node:http';
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/hydrated.ts';
 import { apiPaths, detailsPath, episodeFooter } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
+import { BASE_URL } from './playwright.config.ts';
 import { AuthPage } from './pages/AuthPage.ts';
 import { StoryPage } from './pages/StoryPage.ts';
 import {
@@ -188,6 +190,70 @@ test.describe('on a 375 px phone', () => {
     await expect(page.locator('main .reader-only')).toHaveCount(0);
     await expect(wall.getByRole('link', { name: 'Join' })).toBeVisible();
     expect(await changesSeen(page)).toEqual([]);
+  });
+
+  test('the header is first painted whole, so nothing in it moves when the rest of the HTML arrives late', async ({
+    page,
+  }) => {
+    // On a slow network the page's HTML comes in pieces, and the browser paints what it has
+    // between them. Here a proxy holds the home page back in the middle of the header's menu
+    // button; every other request goes straight through.
+    const app = new URL(BASE_URL);
+    const home = await fetch(BASE_URL + '/', { headers: { accept: 'text/html' } });
+    const html = await home.text();
+    const cut = html.indexOf('<summary');
+    expect(cut).toBeGreaterThan(0);
+    const proxy = http.createServer((req, res) => {
+      if (req.url === '/') {
+        const kept = ['content-type', 'content-security-policy', 'cache-control'];
+        for (const name of kept) {
+          const value = home.headers.get(name);
+          if (value) res.setHeader(name, value);
+        }
+        res.write(html.slice(0, cut));
+        setTimeout(() => res.end(html.slice(cut)), 600);
+        return;
+      }
+      const upstream = http.request(
+        {
+          host: app.hostname,
+          port: app.port,
+          path: req.url,
+          method: req.method,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      await page.addInitScript(() => {
+        const seen = { shifts: [] as number[], menuAtFirstFrame: null as boolean | null };
+        (window as unknown as { seen: typeof seen }).seen = seen;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries())
+            seen.shifts.push((e as unknown as { value: number }).value);
+        }).observe({ type: 'layout-shift', buffered: true });
+        requestAnimationFrame(
+          () => (seen.menuAtFirstFrame = !!document.getElementById('menu-panel')),
+        );
+      });
+      const { port } = proxy.address() as { port: number };
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+      await expect(page.getByRole('group', { name: 'Language' })).toBeVisible();
+      const seen = await page.evaluate(
+        () => (window as unknown as { seen: { shifts: number[]; menuAtFirstFrame: boolean } }).seen,
+      );
+      expect(seen.shifts).toEqual([]);
+      expect(seen.menuAtFirstFrame).toBe(true);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
 

@@ -60,7 +60,8 @@ export function Header() {
             )}
           </summary>
           <HydrateLater>
-            <nav className={styles.menuPanel} aria-label={t('nav.main')}>
+            {/* The id is what index.html's rel=expect waits for before the first paint. */}
+            <nav id="menu-panel" className={styles.menuPanel} aria-label={t('nav.main')}>
               <MainNav onNavigate={close} onOpenNotifications={openDrawer} />
             </nav>
           </HydrateLater>
