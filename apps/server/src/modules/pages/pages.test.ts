@@ -102,6 +102,17 @@ describe('server-rendered public pages', () => {
     }
   });
 
+  it("holds the first paint for the whole header, and sends none of index.html's comments", async () => {
+    const home = (await page('/')).body;
+    // The first paint waits for the header's last part, so it is never painted half laid out.
+    const expected = /<link rel="expect" href="#([\w-]+)" blocking="render"/.exec(home)?.[1];
+    expect(expected).toBeDefined();
+    const header = /<header[\s\S]*?<\/header>/.exec(home)?.[0] ?? '';
+    expect(header).toContain(`id="${expected}"`);
+    // Comments with words in them are ours, for us; Preact's hydration markers are `<!--$s-->`.
+    expect(home).not.toMatch(/<!--\s*\w+\s+\w+/);
+  });
+
   it('marks Sinhala story text with lang="si"', async () => {
     const s = stories.find((x) => x.language === 'sinhala');
     expect(s).toBeDefined();
