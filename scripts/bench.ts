@@ -291,7 +291,7 @@ function parseWrk(out: string): WrkResult {
     rps: total > 0 && shed > 0 ? (answered * (total - shed)) / total : answered,
     p50ms: pct('50'),
     p99ms: pct('99'),
-    requests: requests?.[1] ? Number(requests[1]) : 0,
+    requests: total,
     non2xx: non2xx?.[1] ? Number(non2xx[1]) : 0,
     shed,
     socketErrors: sock ? sock.slice(1).reduce((n, x) => n + Number(x), 0) : 0,
