@@ -5,7 +5,7 @@
 # (npm test): build with dev dependencies, install production dependencies only, run the
 # compiled server with node.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # 1. Build: every dependency, then the web app (Vite) and the server (esbuild) ------------------
 FROM ${NODE_IMAGE} AS build
