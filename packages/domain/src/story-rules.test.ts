@@ -53,9 +53,49 @@ describe('episodeFooter (SPEC.md 2)', () => {
 describe('safeRedirect', () => {
   it.each([
     ['/details/4/', '/details/4/'],
-    ['https://evil.example/', '/'],
-    ['//evil.example', '/'],
-    ['/\\evil.example', '/'],
+    ['/details/4/2/?from=home#comments', '/details/4/2/?from=home#comments'],
+    [
+      '/search/?q=%E0%B6%B8%E0%B7%93%E0%B6%AF%E0%B7%94%E0%B6%B8%E0%B7%8A',
+      '/search/?q=%E0%B6%B8%E0%B7%93%E0%B6%AF%E0%B7%94%E0%B6%B8%E0%B7%8A',
+    ],
+    ['/%09/evil.example', '/%09/evil.example'],
     [null, '/'],
-  ])('%j -> %j', (target, to) => expect(safeRedirect(target)).toBe(to));
+    [undefined, '/'],
+    ['', '/'],
+  ])('keeps a same-site path: %j -> %j', (target, to) => expect(safeRedirect(target)).toBe(to));
+
+  // Each of these, given to `new URL(target, site)` or to a browser's location, leaves the site.
+  it.each([
+    'https://evil.example/',
+    'javascript:alert(1)',
+    'evil.example',
+    '//evil.example',
+    '///evil.example',
+    ' //evil.example',
+    '/\\evil.example',
+    '\\/evil.example',
+    '/\\/evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/\r/evil.example',
+    '/\r\n/evil.example',
+    '/\t\t/evil.example',
+    '/\u0000/evil.example',
+    '/\u000b/evil.example',
+    '/\u001f/evil.example',
+    '/\u007f/evil.example',
+    '/\u0085/evil.example',
+    '/./\t/evil.example',
+    '/.//evil.example',
+  ])('refuses %j', (target) => {
+    expect(safeRedirect(target)).toBe('/');
+    expect(safeRedirect(target, '/home/')).toBe('/home/');
+  });
+
+  it('never answers a target a URL parser reads as another site', () => {
+    const site = 'https://kathamala.lk';
+    const tricks = ['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/.//evil.example'];
+    for (const target of tricks)
+      expect(new URL(safeRedirect(target), site).origin, JSON.stringify(target)).toBe(site);
+  });
 });

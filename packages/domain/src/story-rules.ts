@@ -61,9 +61,24 @@ export const coverSrcSet = (imagesHost: string, storyId: number): string =>
 export const detailsPath = (storyId: number, partNumber?: number): string =>
   partNumber ? `/details/${storyId}/${partNumber}/` : `/details/${storyId}/`;
 
+/**
+ * C0 and C1 controls, DEL and the backslash: a URL parser drops tabs and newlines and reads `\`
+ * as `/`, so `/\t/evil.example` and `/\\evil.example` would leave the site.
+ */
+// eslint-disable-next-line no-control-regex
+const REDIRECT_TRICKS = /[\u0000-\u001f\u007f-\u009f\\]/;
+const SAME_SITE = 'http://same-site.invalid';
+
 /** Only same-site paths may be redirect targets after login (no open redirects). */
 export const safeRedirect = (target: string | null | undefined, fallback = '/'): string => {
-  if (!target || !target.startsWith('/') || target.startsWith('//') || target.includes('\\'))
+  if (!target || !target.startsWith('/') || target.startsWith('//') || REDIRECT_TRICKS.test(target))
     return fallback;
+  // What a browser would make of it must stay on this site, on a path of its own (not `//host`).
+  try {
+    const url = new URL(target, SAME_SITE);
+    if (url.origin !== SAME_SITE || url.pathname.startsWith('//')) return fallback;
+  } catch {
+    return fallback;
+  }
   return target;
 };
