@@ -20,7 +20,6 @@ import { startCacheBus, type CacheBus } from './plugins/cache-bus.ts';
 import { changeFeed } from './cache/changes.ts';
 import { installPressure } from './plugins/pressure.ts';
 import { installResponseCache } from './plugins/response-cache.ts';
-import { frontLane, type FrontLane, type FrontSource } from './plugins/front-lane.ts';
 import {
   installSecurityHeaders,
   securityHeaders,
@@ -29,7 +28,7 @@ import {
 import { openTokenKeys, type TokenKeys } from './auth/keys.ts';
 import { sharedSecrets } from './auth/deployment-secrets.ts';
 import { startupLock } from './db/startup-lock.ts';
-import { countRequest, sharedRateLimits } from './plugins/rate-limit-store.ts';
+import { sharedRateLimits } from './plugins/rate-limit-store.ts';
 import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
@@ -39,7 +38,6 @@ import { authRoutes } from './modules/auth/routes.ts';
 import { storiesRepo } from './modules/stories/repo.ts';
 import { storiesService } from './modules/stories/service.ts';
 import { storyRoutes } from './modules/stories/routes.ts';
-import { partFrontSource } from './modules/stories/front.ts';
 import { metaRoutes } from './modules/meta/routes.ts';
 import { pageRoutes } from './modules/pages/routes.ts';
 import { publishingService } from './modules/publishing/service.ts';
@@ -102,8 +100,6 @@ export interface BuiltApp {
   keys: TokenKeys;
   /** Waits for the notices of changes committed so far (tests that write with SQL). */
   cacheBus: Pick<CacheBus, 'sync'>;
-  /** The lane answering in-memory reads before Fastify (tests count its answers). */
-  front: Pick<FrontLane, 'served'>;
 }
 
 /** Builds the whole server: plugins, adapters and modules in one explicit list. Does not listen. */
@@ -149,10 +145,7 @@ export async function buildApp(
   });
 
   const log = opts.logger ? serverLogger() : null;
-  // The hottest reads, once in memory, are answered in front of Fastify (plugins/front-lane.ts).
-  const front = frontLane();
   const app = Fastify({
-    serverFactory: front.serverFactory,
     ...(log ? { loggerInstance: log.logger } : { logger: false }),
     // One line per request from installRequestLog instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -177,7 +170,7 @@ export async function buildApp(
     },
   });
 
-  if (log) installRequestLog(app);
+  if (log) installRequestLog(app, log.requestLine);
   // Security headers first: their hook must run before any other can answer.
   const headers = securityHeaders(config);
   installSecurityHeaders(app, headers);
@@ -379,7 +372,9 @@ export async function buildApp(
   clearPages = pages.clear;
   dropPages = pages.drop;
 
-  app.setNotFoundHandler(async (request, reply) => {
+  // Pages rendered here and 404s count against the same budget as every route (as the
+  // rate-limit plugin documents for not-found handlers).
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const formPage =
       request.method === 'POST' && (request.headers.accept ?? '').includes('text/html')
         ? pages.formPage(request.url)
@@ -393,32 +388,6 @@ export async function buildApp(
     return reply
       .status(404)
       .send({ code: ResultCode.notFound, message: 'There is nothing at this address.' });
-  });
-
-  // Answers in memory go out through the front lane from now on, counted on the store the
-  // rate-limit plugin made when it was registered above.
-  const rateStore = rateLimits.global();
-  if (!rateStore) throw new Error('the rate-limit plugin made no store');
-  const publicAnswers: FrontSource = (req, url) => {
-    // A token is checked by Fastify's auth hook even where the answer is public.
-    if (req.headers.authorization !== undefined) return null;
-    const hit = url.startsWith('/api/')
-      ? responseCache.hit(url)
-      : pages.hit(url, req.headers.cookie);
-    return hit ? { prepared: hit } : null;
-  };
-  front.open({
-    sources: [partFrontSource(auth, stories), publicAnswers],
-    headers,
-    rateLimit: (ip) => countRequest(rateStore, ip, config.rateLimit.max, RATE_WINDOW_MS),
-    underPressure: () => app.isUnderPressure(),
-    log: log?.requestLine ?? null,
-    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
-  });
-  // While draining, every request goes through Fastify (which closes kept-alive connections).
-  app.addHook('preClose', (done) => {
-    front.close();
-    done();
   });
 
   app.addHook('onClose', async () => {
@@ -442,6 +411,5 @@ export async function buildApp(
     mail: mailOut,
     keys,
     cacheBus: bus,
-    front,
   };
 }

@@ -1,5 +1,3 @@
-// First: keeps node's nextTick objects in one shape before any start-up work runs (tick-shape.ts).
-import './tick-shape.ts';
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { runPrimary } from './cluster.ts';

@@ -1,9 +1,13 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { unauthorized } from '../errors.ts';
 import type { Viewer } from '../auth/viewer.ts';
 
 /** Resolves a bearer token to its viewer, or null when it is forged, expired or revoked. */
-export type ViewerResolver = { viewerFromToken(token: string): Promise<Viewer | null> };
+export interface ViewerResolver {
+  viewerFromToken(token: string): Promise<Viewer | null>;
+  /** The same from memory alone when all of it is there (undefined: ask viewerFromToken). */
+  keptViewer?(token: string): Viewer | undefined;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,19 +29,38 @@ export const bearerOf = (header: string | undefined): string | null => {
   return match ? match[1]! : '';
 };
 
-/** Resolves the viewer from the bearer token; a presented but bad token is a 401 everywhere. */
+const sessionEnded = () => unauthorized('Your session has ended. Please log in again.');
+
+/**
+ * Resolves the viewer from the bearer token; a presented but bad token is a 401 everywhere, and
+ * a route declared `auth: 'required'` refuses a visitor. Plain callbacks, and the viewer from
+ * memory in the same turn when it is there: this runs on every request.
+ */
 export function installAuth(app: FastifyInstance, auth: ViewerResolver) {
   app.decorateRequest('viewer', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerOf(request.headers.authorization);
-    const required = request.routeOptions.config?.auth === 'required';
-    if (token === null) {
-      if (required) throw unauthorized();
-      return;
+    if (token === null) return done();
+    if (!token) return done(sessionEnded());
+    const kept = auth.keptViewer?.(token);
+    if (kept) {
+      request.viewer = kept;
+      return done();
     }
-    const viewer = token ? await auth.viewerFromToken(token) : null;
-    if (!viewer) throw unauthorized('Your session has ended. Please log in again.');
-    request.viewer = viewer;
+    auth.viewerFromToken(token).then((viewer) => {
+      if (!viewer) return done(sessionEnded());
+      request.viewer = viewer;
+      done();
+    }, done);
+  });
+  // The rule is the route's own, read once here rather than per request (routeOptions is a
+  // getter that builds an object); it runs after the hook above, which set the viewer.
+  const required: onRequestHookHandler = (request, _reply, done) =>
+    done(request.viewer ? undefined : unauthorized());
+  app.addHook('onRoute', (route) => {
+    if (route.config?.auth !== 'required') return;
+    const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
+    route.onRequest = [...own, required];
   });
 }
 

@@ -1,6 +1,6 @@
 // The hybrid rate-limit store: counts in memory far under a limit, in PostgreSQL near it, one
 // budget across instances. Needs PostgreSQL: skipped without DATABASE_URL (npm test and CI set it
-// through scripts/with-postgres.sh). countRequest, at the end, needs no database.
+// through scripts/with-postgres.sh).
 import Fastify, { type FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
@@ -8,14 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import { clearOfRateWindowEnd, freshPostgres } from '../test/helpers.ts';
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
-import {
-  countRequest,
-  FLUSH_MS,
-  FRESH_MS,
-  postgresRateLimitStore,
-  type CountingStore,
-} from './rate-limit-store.ts';
+import { FLUSH_MS, FRESH_MS, postgresRateLimitStore } from './rate-limit-store.ts';
 
 const PG = process.env.DATABASE_URL;
 
@@ -194,34 +187,3 @@ describe.skipIf(!PG)(
     });
   },
 );
-
-describe('countRequest (the front lane counting on the global store)', () => {
-  it('counts on the store at once when it answers at once, and says when the budget is spent', () => {
-    const store = new LocalStore();
-    const first = countRequest(store, '203.0.113.7', 2, 60_000);
-    expect(first).toEqual({ exceeded: false, max: 2, remaining: 1, resetSeconds: 60 });
-    countRequest(store, '203.0.113.7', 2, 60_000);
-    expect(countRequest(store, '203.0.113.7', 2, 60_000)).toMatchObject({
-      exceeded: true,
-      remaining: 0,
-    });
-    // Another reader has a budget of their own.
-    expect(countRequest(store, '198.51.100.9', 2, 60_000)).toMatchObject({ remaining: 1 });
-  });
-
-  it('waits for a store that answers later, and counts nothing when the store fails', async () => {
-    const later: CountingStore = {
-      incr: (_key, cb) => setTimeout(() => cb(null, { current: 3, ttl: 1_500 }), 5),
-    };
-    const pending = countRequest(later, 'a', 10, 60_000);
-    expect(pending).toBeInstanceOf(Promise);
-    expect(await pending).toEqual({ exceeded: false, max: 10, remaining: 7, resetSeconds: 2 });
-    const failing: CountingStore = { incr: (_key, cb) => cb(new Error('database gone')) };
-    expect(countRequest(failing, 'a', 10, 60_000)).toEqual({
-      exceeded: false,
-      max: 10,
-      remaining: 10,
-      resetSeconds: 0,
-    });
-  });
-});

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyRateLimitStoreCtor, RateLimitPluginOptions } from '@fastify/rate-limit';
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import type { Database, Db } from '../db/client.ts';
 
 type Incr = (
@@ -245,14 +244,11 @@ export function postgresRateLimitStore(db: Db) {
   }, SWEEP_MS);
   sweep.unref();
 
-  // The global store, once the plugin has made it (the first made with options, not a prefix).
-  const made: CountingStore[] = [];
   class PostgresStore {
     readonly prefix: string;
     /** The plugin constructs the global store with its options; children get a route prefix. */
     constructor(opts?: { routeInfo?: { method?: string; url?: string } } | string) {
       this.prefix = typeof opts === 'string' ? opts : 'g:';
-      if (typeof opts !== 'string') made.push(this);
     }
     incr: Incr = (key, cb, timeWindow, max) => {
       incr(this.prefix + key, timeWindow, max, cb);
@@ -264,8 +260,6 @@ export function postgresRateLimitStore(db: Db) {
   }
   return {
     Store: PostgresStore,
-    /** The store the plugin made for the global limit, once it has. */
-    global: (): CountingStore | null => made[0] ?? null,
     /** Writes the memory counts now (tests; close does it too). */
     flush: async () => {
       await flushing;
@@ -293,76 +287,13 @@ export function postgresRateLimitStore(db: Db) {
  */
 export function sharedRateLimits(database: Database): {
   options: Partial<RateLimitPluginOptions>;
-  /** The global limit's store, once the plugin has made it: the front lane counts on it. */
-  global(): CountingStore | null;
   close(): Promise<void>;
 } {
-  if (database.kind !== 'postgres') {
-    // The plugin's own in-memory store, made through a constructor that keeps the instance.
-    const made: CountingStore[] = [];
-    class MemoryStore extends LocalStore {
-      constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-        super(params.continueExceeding, params.exponentialBackoff);
-        made.push(this);
-      }
-    }
-    return {
-      options: { store: MemoryStore as unknown as FastifyRateLimitStoreCtor },
-      global: () => made[0] ?? null,
-      close: async () => {},
-    };
-  }
-  const { Store, global, close } = postgresRateLimitStore(database.db);
+  // PGlite is one process: the plugin's own in-memory store.
+  if (database.kind !== 'postgres') return { options: {}, close: async () => {} };
+  const { Store, close } = postgresRateLimitStore(database.db);
   return {
     options: { store: Store as unknown as FastifyRateLimitStoreCtor, skipOnError: true },
-    global,
     close,
   };
-}
-
-/** What a rate-limit store offers: one more request for a key, counted within its window. */
-export interface CountingStore {
-  incr: Incr;
-}
-
-/** One more request for a client, and what the limit then says (the rate-limit headers' values). */
-export interface Counted {
-  exceeded: boolean;
-  max: number;
-  remaining: number;
-  resetSeconds: number;
-}
-
-/**
- * Counts one request on the global limit's store as @fastify/rate-limit's own hook does (key: the
- * client address; a store error counts as nothing, as `skipOnError` does), without its general
- * path of key generator, allow list and four awaits per request (about a seventh of a cached
- * answer's CPU in the front lane, measured). Synchronous when the store answers at once (in memory, as it mostly
- * does), else a promise.
- */
-export function countRequest(
-  store: CountingStore,
-  ip: string,
-  max: number,
-  windowMs: number,
-): Counted | Promise<Counted> {
-  let now: Counted | undefined;
-  let later: ((counted: Counted) => void) | undefined;
-  store.incr(
-    ip,
-    (err, res) => {
-      const current = err || !res ? 0 : res.current;
-      const counted: Counted = {
-        exceeded: current > max,
-        max,
-        remaining: Math.max(0, max - current),
-        resetSeconds: err || !res ? 0 : Math.ceil(res.ttl / 1000),
-      };
-      if (later) later(counted);
-      else now = counted;
-    },
-    windowMs,
-    max,
-  );
-  return now ?? new Promise<Counted>((resolve) => (later = resolve));
 }

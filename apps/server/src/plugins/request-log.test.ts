@@ -38,25 +38,25 @@ describe('request log batching', () => {
     expect(JSON.parse(out.chunks[0]!).q).toBe('ශ්‍රී ලංකා');
   });
 
-  it("writes the front lane's line as pino writes a request line, field for field", () => {
+  it("writes a request line as pino writes a request line, field for field", () => {
     const out = sink();
     const url = '/api/v1/story/search/?query=%E0%B6%BA "x"\\';
     pino({ level: 'info' }, out).info({ method: 'GET', url, status: 304, ms: 0.4 }, 'request');
     const batch = new LineBatch(out);
-    batch.request(url, 304, 0.4);
+    batch.request('GET', url, 304, 0.4);
     expect(out.chunks).toHaveLength(1); // kept until the batch is written
     batch.flush();
-    const [fromPino, fromLane] = out.chunks.map((line) => {
+    const [fromPino, fromBatch] = out.chunks.map((line) => {
       expect(line.endsWith('\n')).toBe(true);
       const { time, ...rest } = JSON.parse(line);
       expect(Math.abs(time - Date.now())).toBeLessThan(5_000);
       return rest;
     });
-    expect(Object.keys(fromLane)).toEqual(Object.keys(fromPino));
-    expect(fromLane).toEqual(fromPino);
+    expect(Object.keys(fromBatch)).toEqual(Object.keys(fromPino));
+    expect(fromBatch).toEqual(fromPino);
   });
 
-  it("writes the lane's line as pino's text, whatever the time taken, a URL seen again alike", () => {
+  it("writes a request line as pino's text, whatever the time taken, a URL seen again alike", () => {
     const url = '/api/v1/story/listV2/?q="ශ්‍රී"\\';
     for (const ms of [0, 0.4, 3, 12.5, 99.9, 1234.7, 1e6 + 0.1]) {
       const out = sink();
@@ -64,7 +64,7 @@ describe('request log batching', () => {
       const batch = new LineBatch(out);
       for (let seen = 0; seen < 2; seen++) {
         log.info({ method: 'GET', url, status: 200, ms }, 'request');
-        batch.request(url, 200, ms);
+        batch.request('GET', url, 200, ms);
         batch.flush();
       }
       const withoutTime = out.chunks.map((line) => line.replace(/"time":\d+,/, ''));
@@ -73,14 +73,14 @@ describe('request log batching', () => {
     }
   });
 
-  it("keeps the front lane's lines and the others in the order they happened", () => {
+  it("keeps request lines and the others in the order they happened", () => {
     const out = sink();
     const batch = new LineBatch(out);
     const logger = pino({ level: 'info' }, batch);
     const expected: string[] = [];
     for (let i = 0; i < 1200; i++) {
-      batch.request(`/lane/${i}`, 200, i / 10);
-      expected.push(`/lane/${i}`);
+      batch.request('GET', `/story/${i}`, 200, i / 10);
+      expected.push(`/story/${i}`);
       if (i % 7 === 0) {
         logger.info({ method: 'POST', url: `/fastify/${i}`, status: 201 }, 'request');
         expected.push(`/fastify/${i}`);
@@ -96,7 +96,7 @@ describe('request log batching', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.url)).toEqual(expected);
-    expect(lines[3]).toMatchObject({ method: 'GET', url: '/lane/2', status: 200, ms: 0.2 });
+    expect(lines[3]).toMatchObject({ method: 'GET', url: '/story/2', status: 200, ms: 0.2 });
     const written = out.chunks.length;
     batch.flush();
     expect(out.chunks).toHaveLength(written);

@@ -37,7 +37,7 @@ export interface PreparedAnswer {
   readonly body: Buffer;
   /** Weak ETag in @fastify/etag's format (W/"<sha1 base64>"), so clients' copies stay valid. */
   readonly etag: string;
-  /** Headers sent with every variant (content-type, cache-control, vary, etag). */
+  /** Headers sent with every variant: the ones its route set, with vary and etag. */
   readonly headers: Record<string, string>;
   /** Compressed bodies, each made the first time a reader accepts it. */
   readonly variants: Partial<Record<Encoding, Buffer>>;
@@ -48,8 +48,8 @@ export const weakEtag = (body: Buffer | string): string =>
   `W/"${createHash('sha1').update(body).digest('base64')}"`;
 
 /**
- * Prepares an answer for sending many times. `headers` must hold content-type and may hold
- * cache-control and vary; accept-encoding is added to vary, as every variant depends on it.
+ * Prepares an answer for sending many times. `headers` must hold content-type and may hold any
+ * other the route set; accept-encoding is added to vary, as every variant depends on it.
  */
 export function prepareAnswer(
   status: number,
@@ -148,8 +148,7 @@ export interface Chosen {
 
 /**
  * Picks the status, body and encoding of a prepared answer for a request's If-None-Match and
- * Accept-Encoding headers (compressing on first demand). Shared by the Fastify path and the
- * front lane, so both answer alike.
+ * Accept-Encoding headers (compressing on first demand).
  */
 export function choose(
   answer: PreparedAnswer,
@@ -168,7 +167,7 @@ export function choose(
 // stories/part-answer.ts) has it compressed once, not on every read of a browser.
 const compressedBodies = new WeakMap<Buffer, Partial<Record<Encoding, Buffer>>>();
 
-/** `body` in `encoding` (the front lane's made answers), made once per Buffer and encoding. */
+/** `body` in `encoding` (answers made per request, such as an episode), once per Buffer and encoding. */
 export function compress(encoding: Encoding, body: Buffer): Buffer {
   let forms = compressedBodies.get(body);
   if (!forms) compressedBodies.set(body, (forms = {}));
@@ -235,7 +234,37 @@ const settleable = (): Settleable => {
 /** A route option that holds one hook, several, or none, as a list. */
 const hooksOf = <T>(hooks: T | T[] | undefined): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-const KEPT_HEADERS = ['content-type', 'cache-control', 'vary'] as const;
+/**
+ * Headers that belong to one sending, never to a kept answer: its length and encoding (each
+ * variant has its own), the connection's, and the rate limit's budget (counted per request).
+ */
+const PER_SENDING = new Set([
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'date',
+  'etag',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+]);
+
+/**
+ * The headers to keep with an answer: every header its reply carries but those of the sending
+ * and those that were already there before the route ran (`before`: set for every request by
+ * the onRequest hooks, such as the security headers), which every hit gets from them again.
+ */
+function keptHeaders(reply: FastifyReply, before: ReadonlySet<string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (PER_SENDING.has(name) || before.has(name) || value === undefined) continue;
+    kept[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return kept;
+}
 
 /**
  * A URL test for drop(): a string is a prefix, and one ending in '/' also matches the same
@@ -254,8 +283,6 @@ export interface ResponseCache {
   clear(): void;
   /** Drops the answers whose URL starts with a prefix (see urlMatcher) or satisfies a predicate. */
   drop(match: string | ((url: string) => boolean)): void;
-  /** The answer to send for a URL from memory, if any (the front lane's read; see hit()). */
-  hit(url: string): PreparedAnswer | undefined;
 }
 
 /** A kept answer and until when (Date.now()) its route lets it be sent. */
@@ -273,7 +300,8 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   const entries = new Map<string, Kept>();
   /** URLs whose answer one request is making now, and the requests making them. */
   const filling = new Map<string, Settleable>();
-  const fillers = new WeakSet<FastifyRequest>();
+  /** The requests making an answer, with the headers their replies had before the route ran. */
+  const fillers = new WeakMap<FastifyRequest, ReadonlySet<string>>();
 
   /**
    * The answer to send for a URL: a fresh one, or, while one request makes its successor, the
@@ -294,11 +322,6 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   app.addHook('onRoute', (route) => {
     const rule = route.config?.cache;
     if (!rule) return;
-    // The front lane sends hits counted against the global limit; a route of its own limit
-    // would be counted wrongly there.
-    if (route.config?.rateLimit !== undefined)
-      throw new Error(`${route.url}: a cached route must use the global rate limit`);
-
     // A hit is answered in preParsing, after every onRequest hook (authentication, load
     // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
     // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.
@@ -311,7 +334,7 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
       if (!running) {
         // This request makes the answer; others for the same URL wait for it (below).
         filling.set(request.url, settleable());
-        fillers.add(request);
+        fillers.set(request, new Set(Object.keys(reply.getHeaders())));
         return done();
       }
       // One fill at a time per URL: when an entry expires under load, the readers who arrive
@@ -348,11 +371,7 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
         (rule.only === 'visitors' && request.viewer)
       )
         return done(null, payload);
-      const headers: Record<string, string> = {};
-      for (const name of KEPT_HEADERS) {
-        const value = reply.getHeader(name);
-        if (typeof value === 'string') headers[name] = value;
-      }
+      const headers = keptHeaders(reply, fillers.get(request) ?? new Set());
       const etag = reply.getHeader('etag');
       const answer = prepareAnswer(
         200,
@@ -377,6 +396,5 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
       const test = urlMatcher(match);
       for (const url of entries.keys()) if (test(url)) entries.delete(url);
     },
-    hit,
   };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiPaths,
   CATEGORIES,
+  isPastLastPart,
   packBootData,
   parseOngoing,
   parsePage,
@@ -48,9 +49,8 @@ const RENDER_CACHE_MAX = 500;
 
 // Compiled once: this runs on every page request, cached or not.
 const UI_LANG = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`);
-const uiLangOfCookie = (cookie: string | undefined): UiLang =>
-  cookie && UI_LANG.exec(cookie)?.[1] === 'si' ? 'si' : 'en';
-const uiLangOf = (request: FastifyRequest): UiLang => uiLangOfCookie(request.headers.cookie);
+const uiLangOf = (request: FastifyRequest): UiLang =>
+  request.headers.cookie && UI_LANG.exec(request.headers.cookie)?.[1] === 'si' ? 'si' : 'en';
 
 /** Headers of every rendered page; Vary: Cookie as the UI language comes from a cookie. */
 const PAGE_HEADERS = {
@@ -135,10 +135,14 @@ export function pageRoutes(
         throw e;
       }
     } else if (pathname.startsWith('/details/')) {
-      const storyId = Number(pathname.split('/')[2]);
+      const [, , id, part] = pathname.split('/');
+      const storyId = Number(id);
       try {
         const preview = await deps.stories.preview(storyId, null);
         data[apiPaths.preview(storyId)] = preview;
+        // A part past the last one is no page (decisions: 404, as /details/{id}/0/ is); the
+        // preview stays in the boot data, so the app shows the same not-found page.
+        if (isPastLastPart(Number(part || 1), preview.numberOfparts)) return { data, status: 404 };
         await Promise.all([
           trending(),
           (async () =>
@@ -155,7 +159,7 @@ export function pageRoutes(
   };
 
   // The raw URL: a hit parses nothing (an address spelled two ways is two entries).
-  const cacheKey = (request: { url: string }, uiLang: UiLang) => `${uiLang} ${request.url}`;
+  const cacheKey = (request: FastifyRequest, uiLang: UiLang) => `${uiLang} ${request.url}`;
   // Renderings under way, by cache key.
   const rendering = new Map<string, Promise<PreparedAnswer>>();
   /**
@@ -264,16 +268,6 @@ export function pageRoutes(
     formPage: (url: string): string | null => {
       const path = url.split('?')[0]!;
       return KNOWN_ROUTES.some((r) => r.test(path)) ? path : null;
-    },
-    /**
-     * The rendered page kept for a URL and Cookie header, when fresh and found (status 200):
-     * the front lane's read. A 404 page is left to Fastify, whose not-found handler decides
-     * between the HTML page and the API's JSON by the Accept header.
-     */
-    hit: (url: string, cookie: string | undefined): PreparedAnswer | null => {
-      if (!deps.web) return null;
-      const found = fresh(cacheKey({ url }, uiLangOfCookie(cookie)));
-      return found?.status === 200 ? found : null;
     },
   };
 }

@@ -1,10 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { compress, encodingForBody, type Encoding } from '../../plugins/response-cache.ts';
 import type { DetailsView, SharedDetails } from './service.ts';
 
 /** The part route's headers: one reader's text, kept by nobody. */
-export const PART_HEADERS = {
+const PART_HEADERS = {
   'cache-control': 'private, no-store',
   'content-type': 'application/json; charset=utf-8',
+  vary: 'accept-encoding',
 } as const;
+const ENCODED_HEADERS: Record<Encoding, Record<string, string>> = {
+  br: { ...PART_HEADERS, 'content-encoding': 'br' },
+  gzip: { ...PART_HEADERS, 'content-encoding': 'gzip' },
+  deflate: { ...PART_HEADERS, 'content-encoding': 'deflate' },
+};
+
+/**
+ * Sends an episode answer, compressed when the reader accepts it: a kept body (see
+ * partAnswerBody) is compressed once, not on every page turn as @fastify/compress would (its
+ * hook passes an answer that already has a content-encoding through).
+ */
+export function sendPart(request: FastifyRequest, reply: FastifyReply, body: Buffer): void {
+  const encoding = encodingForBody(body.length, request.headers['accept-encoding']);
+  if (!encoding) reply.headers(PART_HEADERS).send(body);
+  else reply.headers(ENCODED_HEADERS[encoding]).send(compress(encoding, body));
+}
 
 /**
  * Whole answers kept per episode version: its two commonest kinds of reader (a member and a
@@ -33,7 +52,7 @@ const kept = new WeakMap<SharedDetails, Kept>();
  * The episode answer `{code: 0, object: {...shared, ...mine}}` as JSON.stringify writes it. The
  * shared part (story, episode text, author: kilobytes of mostly Sinhala) is written and encoded
  * once per version; so are the whole answers of its first two kinds of reader (the same Buffer
- * each time, so the front lane keeps its compressed forms by it).
+ * each time, so its compressed forms are kept by it).
  */
 export function partAnswerBody({ shared, mine }: DetailsView): Buffer {
   let entry = kept.get(shared);

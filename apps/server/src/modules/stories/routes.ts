@@ -18,7 +18,7 @@ import {
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
 import type { StoriesService } from './service.ts';
-import { PART_HEADERS, partAnswerBody } from './part-answer.ts';
+import { partAnswerBody, sendPart } from './part-answer.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
@@ -125,11 +125,14 @@ export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
       schema: { tags, params: PartParams, response: { 200: Ok(StoryDetails), ...errors } },
       config: { auth: 'required' },
     },
-    async (req, reply) => {
-      // Written by the same function as the front lane's answer, from the text's kept bytes
-      // (a Buffer goes out as it is: the schema above documents it).
-      const view = await stories.partView(req.params.id, req.params.n, requireViewer(req));
-      return reply.headers(PART_HEADERS).send(partAnswerBody(view) as never);
+    (req, reply) => {
+      const viewer = requireViewer(req);
+      // A reader turning pages: session, story, access and text all in memory, answered now.
+      const kept = stories.keptPartView(req.params.id, req.params.n, viewer);
+      if (kept) return sendPart(req, reply, partAnswerBody(kept));
+      return stories
+        .partView(req.params.id, req.params.n, viewer)
+        .then((view) => sendPart(req, reply, partAnswerBody(view)));
     },
   );
 
