@@ -15,7 +15,7 @@ import {
   type TrendingItem,
   type UiLang,
 } from '@kathamala/domain';
-import { translator, type Translate } from './i18n/index.tsx';
+import { translator, type MessageKey, type Translate } from './i18n/index.tsx';
 
 export const SITE_NAME = 'Kathamala';
 const DESCRIPTION_GRAPHEMES = 200;
@@ -102,7 +102,7 @@ export function metaForUrl(
       canonicalPath: name && slug ? `/category?c=${encodeURIComponent(slug)}` : '/category',
     };
   }
-  const simple: Record<string, Parameters<Translate>[0]> = {
+  const simple: Record<string, MessageKey> = {
     '/search': 'search.title',
     '/login': 'auth.loginTitle',
     '/signup': 'auth.signupTitle',

@@ -64,7 +64,7 @@ function AuthorView({ authorId }: { authorId: number }) {
             {name}
           </h1>
           <p className={styles.count}>
-            {stories.length === 1 ? t('author.countOne') : t('author.count', { n: stories.length })}
+            {t('author.count', { n: stories.length })}
           </p>
           <FollowBar authorId={authorId} />
         </div>
@@ -118,9 +118,7 @@ function FollowBar({ authorId }: { authorId: number }) {
     <div className={styles.follow}>
       {data && (
         <span className={styles.followers}>
-          {data.followers === 1
-            ? t('author.followersOne')
-            : t('author.followers', { n: formatCount(data.followers) })}
+          {t('author.followers', { count: data.followers, n: formatCount(data.followers) })}
         </span>
       )}
       {data && userId !== null && !reader && session.status === 'visitor' && (

@@ -15,7 +15,7 @@ import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { useSession } from '../features/auth/useSession.ts';
 import { textLang } from '../features/stories/lang.ts';
 import { TrendingList } from '../features/stories/TrendingList.tsx';
-import { useI18n, type MessageKey, type Translate } from '../i18n/index.tsx';
+import { useI18n, type MessageKey, type PluralKey, type Translate } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { listHref } from './listParams.ts';
 import ui from '../components/ui.module.css';
@@ -196,9 +196,8 @@ function Choice<K extends string>(props: {
 function Row(props: { author: AuthorRank; by: LeaderboardBy; before: string; followed: boolean }) {
   const { t } = useI18n();
   const { author, by, followed } = props;
-  const count = (n: number, many: MessageKey, one: MessageKey) =>
-    n === 1 ? t(one) : t(many, { n: formatCount(n) });
-  const reads = count(author.reads, 'leaderboard.reads', 'leaderboard.readsOne');
+  const count = (n: number, key: PluralKey) => t(key, { count: n, n: formatCount(n) });
+  const reads = count(author.reads, 'leaderboard.reads');
   const rating =
     author.rating === null ? null : (
       <>
@@ -208,7 +207,7 @@ function Row(props: { author: AuthorRank; by: LeaderboardBy; before: string; fol
         </span>
       </>
     );
-  const ratings = count(author.ratingCount, 'leaderboard.ratings', 'leaderboard.ratingsOne');
+  const ratings = count(author.ratingCount, 'leaderboard.ratings');
   return (
     <li className={own.row} data-followed={followed || undefined}>
       <span className={own.position} data-top={author.position <= 3 || undefined}>
@@ -225,7 +224,7 @@ function Row(props: { author: AuthorRank; by: LeaderboardBy; before: string; fol
         </Link>
         {followed && <span className={ui.badge}>{t('leaderboard.following')}</span>}
         <span className={own.meta}>
-          {count(author.stories, 'leaderboard.stories', 'leaderboard.storiesOne')}
+          {count(author.stories, 'leaderboard.stories')}
           {by === 'reads' && author.rating !== null && (
             <>
               {' · '}
@@ -260,17 +259,13 @@ function Change(props: { change: number | null; before: string; t: Translate }) 
         ? [
             `▲ ${change}`,
             own.up,
-            change === 1
-              ? t('leaderboard.upOne', { before })
-              : t('leaderboard.up', { n: change, before }),
+            t('leaderboard.up', { n: change, before }),
           ]
         : change < 0
           ? [
               `▼ ${-change}`,
               own.down,
-              change === -1
-                ? t('leaderboard.downOne', { before })
-                : t('leaderboard.down', { n: -change, before }),
+              t('leaderboard.down', { n: -change, before }),
             ]
           : ['–', own.same, t('leaderboard.same', { before })];
   return (

@@ -26,7 +26,7 @@ export default function SearchPage() {
         </h1>
         {search.data && total > 0 && (
           <p className={styles.lead} role="status">
-            {total === 1 ? t('search.countOne') : t('search.count', { n: total })}
+            {t('search.count', { n: total })}
           </p>
         )}
       </div>

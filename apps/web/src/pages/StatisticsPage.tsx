@@ -125,7 +125,7 @@ export default function StatisticsPage() {
                 {t('stats.summary')}
               </h2>
               {summary.data?.previous && (
-                <p className={fx.sectionNote}>{t('stats.compared', { n: period })}</p>
+                <p className={fx.sectionNote}>{t('stats.compared', { n: period, count: Number(period) })}</p>
               )}
             </div>
             {summaryFailed ? (
@@ -203,6 +203,7 @@ function StatsBody(props: { stats: AuthorStats; period: StatsPeriod; storyId: nu
             </h2>
             <p className={fx.chosenFigures}>
               {t('stats.chosenFigures', {
+                count: chosen.reads,
                 reads: formatCount(chosen.reads),
                 total: formatCount(chosen.readsTotal),
               })}

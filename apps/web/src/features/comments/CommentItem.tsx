@@ -81,9 +81,7 @@ export function CommentItem(props: { comment: Comment; parentId?: number; thread
               ? t('comments.hideReplies')
               : c.repliesCount === 0
                 ? t('comments.reply')
-                : c.repliesCount === 1
-                  ? t('comments.repliesOne')
-                  : t('comments.replies', { n: c.repliesCount })}
+                : t('comments.replies', { n: c.repliesCount })}
           </button>
         )}
         {c.editable && (

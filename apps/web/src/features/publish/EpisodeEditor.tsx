@@ -219,7 +219,7 @@ function EditorBar(props: {
         </button>
       </div>
       <span className={styles.words} aria-live="off">
-        {t(words === 1 ? 'publish.wordsOne' : 'publish.words', { n: words })}
+        {t('publish.words', { n: words })}
       </span>
     </div>
   );

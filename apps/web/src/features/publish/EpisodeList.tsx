@@ -110,7 +110,7 @@ export function EpisodeList(props: { story: OwnStory }) {
                       <span>{t('publish.goesOut', { when: formatWhen(e.publishAt) })}</span>
                     )}
                     <span>
-                      {t(e.words === 1 ? 'publish.wordsOne' : 'publish.words', { n: e.words })}
+                      {t('publish.words', { n: e.words })}
                     </span>
                     {e.membersOnly && <span>{t('story.membersOnly')}</span>}
                   </span>

@@ -181,9 +181,7 @@ export default function LegacyImport(props: { story: OwnStory; onClose: () => vo
         <div className={styles.importList}>
           <p role="status">
             {wasLegacy && <strong>{`${t('legacy.wasLegacy')} `}</strong>}
-            {episodes.length === 1
-              ? t('legacy.foundOne')
-              : t('legacy.found', { n: episodes.length })}
+            {t('legacy.found', { n: episodes.length })}
           </p>
           <ol className={styles.importEpisodes}>
             {episodes.map((e, i) => (
@@ -213,9 +211,7 @@ export default function LegacyImport(props: { story: OwnStory; onClose: () => vo
           <button type="button" className={ui.button} disabled={busy} onClick={() => void save()}>
             {phase.kind === 'saving'
               ? t('legacy.saving', { done: phase.done + 1, n: episodes.length })
-              : episodes.length === 1
-                ? t('legacy.saveOne')
-                : t('legacy.save', { n: episodes.length })}
+              : t('legacy.save', { n: episodes.length })}
           </button>
         </div>
       )}

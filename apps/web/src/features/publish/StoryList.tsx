@@ -9,12 +9,7 @@ import styles from './publish.module.css';
 export function countsLine(counts: OwnStory['counts'], t: Translate): string {
   const parts = [t('publish.countPublished', { n: counts.published })];
   if (counts.scheduled) parts.push(t('publish.countScheduled', { n: counts.scheduled }));
-  if (counts.drafts)
-    parts.push(
-      t(counts.drafts === 1 ? 'publish.countDraftsOne' : 'publish.countDrafts', {
-        n: counts.drafts,
-      }),
-    );
+  if (counts.drafts) parts.push(t('publish.countDrafts', { n: counts.drafts }));
   return parts.join(' · ');
 }
 

@@ -47,13 +47,16 @@ function Summary({ stats, style }: { stats: RatingStats; style: 'stars' | 'claps
   const average = stats.rating.toFixed(1);
   return (
     <p className={styles.summary} data-testid="rating-summary">
-      {t(style === 'claps' ? 'rating.averageClaps' : 'rating.average', { n: average })}
+      {style === 'claps'
+        ? t('rating.averageClaps', { count: stats.rating, n: average })
+        : t('rating.average', { n: average })}
       {stats.ratingCount !== undefined && (
         <>
           {' · '}
-          {stats.ratingCount === 1
-            ? t('rating.countOne')
-            : t('rating.count', { n: formatCount(stats.ratingCount) })}
+          {t('rating.count', {
+            count: stats.ratingCount,
+            n: formatCount(stats.ratingCount),
+          })}
         </>
       )}
     </p>

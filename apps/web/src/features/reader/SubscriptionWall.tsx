@@ -220,7 +220,13 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
           aria-busy={busy || undefined}
         >
           <p className={own.stepLabel}>{t('sub.step2')}</p>
-          <p>{t('sub.codeSent', { mobile: unbroken(step.masked), minutes: step.minutes })}</p>
+          <p>
+            {t('sub.codeSent', {
+              mobile: unbroken(step.masked),
+              minutes: step.minutes,
+              count: step.minutes,
+            })}
+          </p>
           <div className={ui.field}>
             <label className={ui.label} htmlFor={`${id}-code`}>
               {t('sub.codeLabel')}
@@ -292,7 +298,10 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
             <p className={own.failure}>{t('sub.failed')}</p>
             {detail.kind === 'offline' && <p>{t('common.offline')}</p>}
             {detail.kind === 'tooMany' && (
-              <p>{detail.message || t('sub.tooMany', { minutes: RETRY_MINUTES })}</p>
+              <p>
+                {detail.message ||
+                  t('sub.tooMany', { minutes: RETRY_MINUTES, count: RETRY_MINUTES })}
+              </p>
             )}
             {detail.kind === 'server' && <p>{detail.message}</p>}
           </div>

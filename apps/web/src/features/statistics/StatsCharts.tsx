@@ -220,7 +220,7 @@ function RatingsChart({ stories }: { stories: StoryStats[] }) {
       name="ratings"
       title={t('stats.ratingsChart')}
       subtitle={average === null ? undefined : t('stats.ratingsSub', { avg, n: exact(count) })}
-      summary={t('stats.ratingsSummary', { n: exact(count), avg, top: most.rating })}
+      summary={t('stats.ratingsSummary', { count, n: exact(count), avg, top: most.rating })}
       empty={count === 0 ? t('stats.ratingsEmpty') : null}
       spec={{
         kind: 'bar',

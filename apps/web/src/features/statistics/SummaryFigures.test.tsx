@@ -68,6 +68,12 @@ describe('SummaryFigures', () => {
     expect(html).not.toContain('★');
   });
 
+  it('agrees a total with its number: one follower, one reader', () => {
+    const html = render(summary({ followers: 1, alertSubscribers: 1 }));
+    expect(figure(html, 'followersGained')).toContain('1 follower in all');
+    expect(figure(html, 'alertsGained')).toContain('1 reader with alerts on');
+  });
+
   it('speaks Sinhala', () => {
     const html = render(summary({}), 'si');
     expect(figure(html, 'reads')).toContain('කියවීම්');

@@ -24,9 +24,15 @@ export function SummaryFigures({ summary }: { summary: Summary }) {
     if (key === 'ratings' && summary.current.ratingAverage !== null)
       return t('stats.noteAverage', { avg: summary.current.ratingAverage.toFixed(1) });
     if (key === 'followersGained')
-      return t('stats.noteFollowers', { n: formatCount(summary.followers) });
+      return t('stats.noteFollowers', {
+        count: summary.followers,
+        n: formatCount(summary.followers),
+      });
     if (key === 'alertsGained')
-      return t('stats.noteAlerts', { n: formatCount(summary.alertSubscribers) });
+      return t('stats.noteAlerts', {
+        count: summary.alertSubscribers,
+        n: formatCount(summary.alertSubscribers),
+      });
     return null;
   };
   return (

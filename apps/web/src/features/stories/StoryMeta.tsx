@@ -27,7 +27,7 @@ export function StoryMeta(props: {
         </li>
       )}
       {props.parts !== undefined && (
-        <li>{props.parts === 1 ? t('story.partsOne') : t('story.parts', { n: props.parts })}</li>
+        <li>{t('story.parts', { n: props.parts })}</li>
       )}
       {props.ongoing !== undefined && (
         <li>{t(props.ongoing ? 'story.ongoing' : 'story.completed')}</li>
