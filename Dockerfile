@@ -40,7 +40,10 @@ ENV NODE_ENV=production \
   HOST=0.0.0.0 \
   PORT=3000 \
   DATA_DIR=/data \
-  DEMO_SEED=0
+  DEMO_SEED=0 \
+  CARRIER_SIMULATOR=0
+# No carrier by default: the server refuses to start until SMS_PROVIDER, BILLING_PROVIDER,
+# CARRIER_URL and CARRIER_WEBHOOK_SECRET name a real one (CARRIER_SIMULATOR=1: a demo only).
 # DATA_DIR: PGlite (without DATABASE_URL), uploaded files (without S3_BUCKET), the carrier
 # simulator's and the mail outbox's files. The node image's user `node` (uid 1000) owns it.
 RUN mkdir -p /data && chown node:node /data

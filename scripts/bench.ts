@@ -522,6 +522,7 @@ async function startApp(opts: {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
+    CARRIER_SIMULATOR: '1',
     HOST,
     PORT: String(port),
     PUBLIC_URL: `http://${HOST}:${port}`,

@@ -173,6 +173,7 @@ async function main() {
           HOST,
           DATA_DIR: path.join(tmp, 'data'),
           NODE_ENV: 'production',
+          CARRIER_SIMULATOR: '1',
           DEMO_SEED: '1',
           DATABASE_URL: '',
           WEB_DIST: web,

@@ -151,6 +151,7 @@ export async function startServer(opts: {
       // No pages: the soak is about the API and the database.
       WEB_DIST: path.join(opts.dataDir, 'no-web'),
       NODE_ENV: 'production',
+      CARRIER_SIMULATOR: '1',
       ...opts.env,
     },
     stdio: ['ignore', log, log],

@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import type { Config } from './config.ts';
+import { simulatorWarning, type Config } from './config.ts';
 
 /*
  * WORKERS=N above 1: this process becomes a node:cluster primary that serves nothing itself. It
@@ -42,10 +42,14 @@ export function runPrimary(config: Config): void {
       console.log(
         `Kathamala is running at ${config.publicUrl} (PostgreSQL, ${wanted} workers listening; primary ${process.pid})`,
       );
-      if (config.smsProvider === 'simulator' || config.billingProvider === 'simulator')
+      if (config.smsProvider === 'simulator' || config.billingProvider === 'simulator') {
         console.log(
           `Carrier: the simulator, one in each worker (SMS outbox ${config.dataDir}/sms-outbox.jsonl, page ${config.publicUrl}/dev/sms/)`,
         );
+        // In production only with CARRIER_SIMULATOR=1: a demo, said loudly.
+        const warning = simulatorWarning(config);
+        if (warning) console.warn(warning);
+      }
     }
   });
 

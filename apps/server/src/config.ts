@@ -20,7 +20,10 @@ export interface Config {
   rateLimit: { max: number; authMax: number; uploadMax: number };
   /** How often idle job workers look for due jobs (scheduled episodes go out within this). */
   jobPollSeconds: number;
-  /** Who sends SMS and bills: the built-in carrier simulator (default) or an Ideamart-style carrier. */
+  /**
+   * Who sends SMS and bills: the built-in carrier simulator or an Ideamart-style carrier. The
+   * simulator is the default outside production; in production only with CARRIER_SIMULATOR=1.
+   */
   smsProvider: 'simulator' | 'ideamart';
   billingProvider: 'simulator' | 'ideamart';
   /**
@@ -259,9 +262,28 @@ const readS3 = (env: NodeJS.ProcessEnv): S3Config | null => {
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
-const readProviders = (env: NodeJS.ProcessEnv) => {
-  const smsProvider = readChoice(env, 'SMS_PROVIDER', ['simulator', 'ideamart']);
-  const billingProvider = readChoice(env, 'BILLING_PROVIDER', ['simulator', 'ideamart']);
+/**
+ * The carrier simulator lists every subscriber's number and code on /dev/sms/ and charges or
+ * ends memberships from there: a production server plays the carrier with it only when told to
+ * (CARRIER_SIMULATOR=1, a demo such as `npm start`), and refuses to start with no carrier at all.
+ */
+const NO_CARRIER =
+  'NODE_ENV is production but no carrier is configured: set SMS_PROVIDER=ideamart and BILLING_PROVIDER=ideamart with CARRIER_URL and CARRIER_WEBHOOK_SECRET, or set CARRIER_SIMULATOR=1 to run the built-in carrier simulator for a demo (no SMS reaches a phone and nobody is charged).';
+
+const readProviders = (env: NodeJS.ProcessEnv, production: boolean) => {
+  const simulatorAllowed = readBool(env, 'CARRIER_SIMULATOR', !production);
+  const provider = (name: 'SMS_PROVIDER' | 'BILLING_PROVIDER') => {
+    const choice = readChoice(env, name, ['simulator', 'ideamart']);
+    if (choice === 'simulator' && !simulatorAllowed)
+      throw new ConfigError(
+        env[name]
+          ? `${name}=simulator needs CARRIER_SIMULATOR=1: the simulator is a demo carrier (no SMS reaches a phone and nobody is charged).`
+          : NO_CARRIER,
+      );
+    return choice;
+  };
+  const smsProvider = provider('SMS_PROVIDER');
+  const billingProvider = provider('BILLING_PROVIDER');
   return {
     smsProvider,
     billingProvider,
@@ -301,6 +323,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://.`);
+  const production = env.NODE_ENV === 'production';
   const workers = readInt(env, 'WORKERS', 1, 1, 256);
   if (workers > 1 && !databaseUrl)
     throw new ConfigError(
@@ -314,7 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     imagesHost: readUrl(env, 'IMAGES_HOST', `${publicUrl}/images`),
     demoSeed: readBool(env, 'DEMO_SEED', true),
-    production: env.NODE_ENV === 'production',
+    production,
     webDist: path.resolve(env.WEB_DIST || path.join(repoRoot, 'apps/web/dist')),
     rateLimit: {
       max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
@@ -322,7 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
     },
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
-    ...readProviders(env),
+    ...readProviders(env, production),
     vapid: readVapid(env, publicUrl),
     mail: readMail(env),
     keys: readKeys(env),
@@ -332,4 +355,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: readTrustProxy(env),
     workers,
   };
+}
+
+/**
+ * What start-up says, loudly, when a production server plays the carrier with the simulator
+ * (CARRIER_SIMULATOR=1); null otherwise.
+ */
+export function simulatorWarning(
+  config: Pick<Config, 'production' | 'smsProvider' | 'billingProvider' | 'publicUrl'>,
+): string | null {
+  if (!config.production) return null;
+  if (config.smsProvider !== 'simulator' && config.billingProvider !== 'simulator') return null;
+  return `DEMO CARRIER: NODE_ENV is production and the built-in carrier simulator plays the carrier (CARRIER_SIMULATOR=1). No SMS reaches a phone and nobody is charged; its page ${config.publicUrl}/dev/sms/ answers only on this machine. Not for a real deployment: configure an Ideamart-style carrier (SMS_PROVIDER, BILLING_PROVIDER, CARRIER_URL, CARRIER_WEBHOOK_SECRET).`;
 }

@@ -54,6 +54,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR,
       NODE_ENV: 'production',
+      // The journeys join and leave through the carrier simulator (a demo carrier).
+      CARRIER_SIMULATOR: '1',
       DEMO_SEED: '1',
       // Every journey signs up or logs in from 127.0.0.1: more than a phone's budget a minute.
       RATE_LIMIT_AUTH_MAX: '1000',

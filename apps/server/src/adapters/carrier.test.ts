@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PRODUCT_APP_ID } from '@kathamala/domain';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, simulatorWarning } from '../config.ts';
 import { startCarrier } from './carrier.ts';
 
 const SECRET = 'a-carrier-webhook-secret';
@@ -39,6 +39,13 @@ describe('carrier configuration', () => {
     }
   });
 
+  it('outside production, CARRIER_SIMULATOR=0 refuses the simulator too', () => {
+    expect(() => loadConfig({ CARRIER_SIMULATOR: '0' })).toThrow(ConfigError);
+    expect(() => loadConfig({ CARRIER_SIMULATOR: 'maybe' })).toThrow(
+      /CARRIER_SIMULATOR must be 1 or 0/,
+    );
+  });
+
   it('takes an Ideamart-style carrier with its URL, password and secret', () => {
     const c = loadConfig({
       BILLING_PROVIDER: 'ideamart',
@@ -52,6 +59,84 @@ describe('carrier configuration', () => {
       appPassword: 'pw',
       webhookSecret: SECRET,
     });
+  });
+});
+
+describe('the carrier in production', () => {
+  const real = {
+    BILLING_PROVIDER: 'ideamart',
+    SMS_PROVIDER: 'ideamart',
+    CARRIER_URL: 'https://api.carrier.example/v1',
+    CARRIER_WEBHOOK_SECRET: SECRET,
+  };
+
+  it('refuses to start with no carrier configured, saying what to set', () => {
+    const env = { NODE_ENV: 'production' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(
+      /^NODE_ENV is production but no carrier is configured: set SMS_PROVIDER=ideamart and BILLING_PROVIDER=ideamart with CARRIER_URL and CARRIER_WEBHOOK_SECRET, or set CARRIER_SIMULATOR=1 /,
+    );
+    // Naming the simulator is not enough: the demo setting is.
+    for (const name of ['SMS_PROVIDER', 'BILLING_PROVIDER'])
+      expect(() => loadConfig({ ...env, ...real, [name]: 'simulator' }), name).toThrow(
+        `${name}=simulator needs CARRIER_SIMULATOR=1`,
+      );
+    expect(() => loadConfig({ ...env, CARRIER_SIMULATOR: '0' })).toThrow(
+      /no carrier is configured/,
+    );
+  });
+
+  it('plays the carrier with the simulator only with CARRIER_SIMULATOR=1, and says so loudly', async () => {
+    const config = loadConfig({ NODE_ENV: 'production', CARRIER_SIMULATOR: '1' });
+    expect([config.smsProvider, config.billingProvider]).toEqual(['simulator', 'simulator']);
+    const warning = simulatorWarning(config);
+    expect(warning).toMatch(/^DEMO CARRIER: .*carrier simulator.*No SMS reaches a phone/);
+    expect(warning).toContain(`${config.publicUrl}/dev/sms/ answers only on this machine`);
+    const carrier = await startCarrier(config, { dataDir: null });
+    expect(carrier.simulator).not.toBeNull();
+    expect(carrier.warning).toBe(warning);
+    await carrier.close();
+  });
+
+  it('says nothing with a real carrier, or outside production', async () => {
+    const config = loadConfig({ NODE_ENV: 'production', ...real });
+    expect(simulatorWarning(config)).toBeNull();
+    expect(simulatorWarning(loadConfig({}))).toBeNull();
+    const carrier = await startCarrier(loadConfig({}), { dataDir: null });
+    expect(carrier.warning).toBeNull();
+    await carrier.close();
+  });
+
+  const repo = path.resolve(import.meta.dirname, '../../../..');
+  const read = (file: string) => fs.readFileSync(path.join(repo, file), 'utf8');
+
+  it('npm start sets the demo setting, and starts', () => {
+    const serve = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts
+      .serve!;
+    const env = Object.fromEntries(
+      [...serve.matchAll(/\b([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    expect(env).toMatchObject({ NODE_ENV: 'production', CARRIER_SIMULATOR: '1' });
+    expect(loadConfig(env).smsProvider).toBe('simulator');
+  });
+
+  it('compose.yaml and the image do not default to the simulator', () => {
+    // The environment compose gives each instance when .env sets only the required secrets.
+    const compose = read('compose.yaml');
+    const block = compose.slice(compose.indexOf('x-app:'), compose.indexOf('\nservices:'));
+    const env: Record<string, string> = {};
+    for (const [, name, value] of block.matchAll(/^ {4}([A-Z_0-9]+): (.*)$/gm)) {
+      const v = value!.replace(/^'(.*)'$/, '$1');
+      env[name!] = v
+        .replace(/\$\{[A-Z_0-9]+:-([^}]*)\}/g, '$1')
+        .replace(/\$\{[A-Z_0-9]+:\?[^}]*\}/g, 'x'.repeat(32));
+    }
+    const image = read('Dockerfile');
+    const envBlock = /^ENV ((?:.*\\\n)*.*)$/m.exec(image)![1]!;
+    for (const [, name, value] of envBlock.matchAll(/([A-Z_]+)=(\S+)/g)) env[name!] = value!;
+    expect(env.NODE_ENV).toBe('production');
+    expect(() => loadConfig(env)).toThrow(/no carrier is configured/);
+    expect(() => loadConfig({ ...env, ...real })).not.toThrow();
   });
 });
 

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Config } from '../config.ts';
+import { simulatorWarning, type Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { SharedSecrets } from '../auth/deployment-secrets.ts';
 import { billingApps, subscriptions } from '../db/schema.ts';
@@ -18,6 +18,8 @@ export interface Carrier {
   sms: SmsAdapter;
   /** The built-in carrier, when BILLING_PROVIDER or SMS_PROVIDER is 'simulator'; else null. */
   simulator: CarrierSimulator | null;
+  /** Said at start-up when a production server plays the carrier with the simulator (a demo). */
+  warning: string | null;
   /** The secret carrier notifications to our webhook are signed with. */
   webhookSecret: string;
   /** Our webhook's address is known once the server listens: the simulator posts there. */
@@ -66,13 +68,14 @@ async function loadWebhookSecret(
 }
 
 /**
- * Starts the carrier the configuration names. With the simulator (the default) a carrier is
+ * Starts the carrier the configuration names. With the simulator (the default outside
+ * production, a demo inside it: CARRIER_SIMULATOR=1) a carrier is
  * started inside this process on an ephemeral port and our real HTTP adapters talk to it.
  * `dataDir` null keeps the simulator's outbox and state in memory (tests); `secrets` shares the
  * webhook secret between instances through the database.
  */
 export async function startCarrier(
-  config: Pick<Config, 'billingProvider' | 'smsProvider' | 'carrier'>,
+  config: Pick<Config, 'billingProvider' | 'smsProvider' | 'carrier' | 'production' | 'publicUrl'>,
   opts: { dataDir: string | null; now?: () => number; secrets?: SharedSecrets },
 ): Promise<Carrier> {
   const simulated = config.billingProvider === 'simulator' || config.smsProvider === 'simulator';
@@ -97,6 +100,7 @@ export async function startCarrier(
     billing: ideamartBilling(endpoint(config.billingProvider)),
     sms: ideamartSms(endpoint(config.smsProvider)),
     simulator,
+    warning: simulator ? simulatorWarning(config) : null,
     webhookSecret,
     listening(webhookUrl) {
       simulator?.setWebhook(webhookUrl, webhookSecret);

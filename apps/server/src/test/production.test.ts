@@ -128,6 +128,8 @@ describe.skipIf(skip)(
         env: {
           PATH: process.env.PATH,
           NODE_ENV: 'production',
+          // `npm start`'s demo: the carrier simulator plays the carrier.
+          CARRIER_SIMULATOR: '1',
           PORT: String(port),
           HOST: '127.0.0.1',
           DATA_DIR: dataDir,

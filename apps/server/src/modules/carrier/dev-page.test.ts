@@ -102,6 +102,86 @@ describe('the development SMS page', () => {
     expect(decodeURIComponent(res.headers.location!)).toMatch(/not a Sri Lankan mobile number/);
   });
 
+  describe('to a client that is not on this machine', () => {
+    const STRANGER = '203.0.113.7';
+    const refused = (res: { statusCode: number; json(): unknown; body: string }) => {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toEqual({
+        code: expect.any(Number),
+        message: expect.stringMatching(/only on the server’s own machine/),
+      });
+      expect(res.body).not.toMatch(/077 123 4567|94771234567/);
+    };
+
+    it('shows neither the outbox nor the subscribers', async () => {
+      sim.phoneSends('94771234567', 'REG KATHAMALA');
+      for (const url of ['/dev/sms/', '/dev/sms', '/dev/sms/?said=hi', '/dev/sms/style.css'])
+        refused(
+          await app.inject({
+            method: 'GET',
+            url,
+            headers: { host: HOST },
+            remoteAddress: STRANGER,
+          }),
+        );
+      // From this machine it is there.
+      const own = await app.inject({ method: 'GET', url: '/dev/sms/', headers: { host: HOST } });
+      expect(own.statusCode).toBe(200);
+      expect(own.body).toContain('077 123 4567');
+    });
+
+    it('sends no SMS and charges nobody, even with this site’s Origin', async () => {
+      const before = sim.outbox().length;
+      const origin = `http://${HOST}`;
+      const attempts = [
+        ['/dev/sms/send', { from: '0771234567', to: '77100', text: 'UNREG KATHAMALA' }],
+        ['/dev/sms/charge', { mobile: '0771234567', appId: PRODUCT_APP_ID, result: 'fail' }],
+      ] as const;
+      for (const [url, fields] of attempts)
+        refused(
+          await app.inject({
+            method: 'POST',
+            url,
+            headers: { host: HOST, origin, 'content-type': 'application/x-www-form-urlencoded' },
+            remoteAddress: STRANGER,
+            payload: new URLSearchParams(fields).toString(),
+          }),
+        );
+      expect(sim.subscriber(PRODUCT_APP_ID, '94771234567')?.status).toBe('active');
+      expect(sim.outbox().length).toBe(before);
+    });
+
+    it('refuses any other /dev/ address, and this machine gets a 404 there', async () => {
+      for (const method of ['GET', 'POST'] as const)
+        refused(await app.inject({ method, url: '/dev/anything/else', remoteAddress: STRANGER }));
+      const own = await app.inject({ method: 'GET', url: '/dev/anything/else' });
+      expect(own.statusCode).toBe(404);
+      expect(own.json()).toMatchObject({ code: expect.any(Number), message: expect.any(String) });
+    });
+
+    it('refuses a client relayed by a proxy on this machine (X-Forwarded-For, Forwarded)', async () => {
+      for (const headers of [
+        { 'x-forwarded-for': STRANGER },
+        { 'x-forwarded-for': `127.0.0.1, ${STRANGER}` },
+        { forwarded: `for=${STRANGER}` },
+      ])
+        refused(
+          await app.inject({
+            method: 'GET',
+            url: '/dev/sms/',
+            headers: { host: HOST, ...headers },
+          }),
+        );
+      for (const remoteAddress of ['::1', '::ffff:127.0.0.1', '127.0.0.2'])
+        expect(
+          (await app.inject({ method: 'GET', url: '/dev/sms/', remoteAddress })).statusCode,
+          remoteAddress,
+        ).toBe(200);
+      for (const remoteAddress of ['::ffff:10.0.0.1', '10.0.0.1', '192.168.1.5', 'fe80::1'])
+        refused(await app.inject({ method: 'GET', url: '/dev/sms/', remoteAddress }));
+    });
+  });
+
   it('refuses a POST from another origin or with none', async () => {
     const before = sim.outbox().length;
     const fields = { from: '0771234567', to: '77100', text: 'UNREG KATHAMALA' };
@@ -118,5 +198,11 @@ it('is not there when a real carrier is configured', async () => {
   const app = await server(null);
   const res = await app.inject({ method: 'GET', url: '/dev/sms/' });
   expect(res.statusCode).toBe(404);
+  const stranger = await app.inject({
+    method: 'GET',
+    url: '/dev/sms/',
+    remoteAddress: '203.0.113.7',
+  });
+  expect(stranger.statusCode).toBe(403);
   await app.close();
 });

@@ -13,6 +13,7 @@ import {
   type SignatureCheck,
 } from '../../adapters/billing/wire.ts';
 import type { CarrierDispatch } from './dispatch.ts';
+import { devPages } from '../../plugins/dev-pages.ts';
 import { devSmsRoutes } from './dev-page.ts';
 
 /** A notification is a few hundred bytes; anything much larger is not one. */
@@ -28,8 +29,9 @@ const REFUSALS: Record<Exclude<SignatureCheck, 'ok'>, string> = {
 export interface CarrierRouteDeps {
   db: Db;
   dispatch: CarrierDispatch;
-  /** With a simulator, the development SMS page is served too. */
-  carrier: Pick<Carrier, 'webhookSecret' | 'listening'> & Partial<Pick<Carrier, 'simulator'>>;
+  /** With a simulator, the development SMS page is served too (to this machine's clients). */
+  carrier: Pick<Carrier, 'webhookSecret' | 'listening'> &
+    Partial<Pick<Carrier, 'simulator' | 'warning'>>;
   /** Our clock in milliseconds (tests move it to make stale signatures). */
   now?: () => number;
 }
@@ -38,7 +40,7 @@ export interface CarrierRouteDeps {
  * The carrier's webhook: a signed notification is recorded by its id and applied in the same
  * transaction, so a repeat changes nothing and a failure applies nothing. Also tells the
  * carrier (the simulator) where the webhook is once the server listens, and with the simulator
- * serves the development SMS page.
+ * serves the development SMS page to clients on this machine (plugins/dev-pages.ts).
  */
 export async function carrierRoutes(app: FastifyInstance, deps: CarrierRouteDeps) {
   const now = deps.now ?? Date.now;
@@ -114,7 +116,10 @@ export async function carrierRoutes(app: FastifyInstance, deps: CarrierRouteDeps
     );
   });
 
-  if (deps.carrier.simulator) await devSmsRoutes(app, deps.carrier.simulator);
+  const simulator = deps.carrier.simulator ?? null;
+  await devPages(app, simulator ? (scope) => devSmsRoutes(scope, simulator) : null);
+  // A production server playing the carrier with the simulator (a demo) says so in its log.
+  if (deps.carrier.warning) app.log.warn(deps.carrier.warning);
 
   // Our address is known only once we listen; the simulator posts notifications there.
   app.addHook('onListen', async function () {
