@@ -1,0 +1,18 @@
+import type { Platform } from '../../platform.ts';
+import type { AuthService } from '../auth/service.ts';
+import { engagementService } from './service.ts';
+import { engagementRoutes } from './routes.ts';
+import { engagementJobs } from './jobs.ts';
+
+/** Ratings, claps, bookmarks and views, and their roll-up jobs. */
+export async function engagementModule(p: Platform, auth: AuthService) {
+  const engagement = engagementService({
+    db: p.db,
+    queue: p.queue,
+    reissueToken: (viewer) => auth.refresh(viewer),
+    invalidate: p.invalidate,
+  });
+  engagementRoutes(p.app, engagement);
+  await engagementJobs(p.queue, engagement);
+  return engagement;
+}

@@ -1,0 +1,8 @@
+import type { Platform } from '../../platform.ts';
+import { socialService } from './service.ts';
+import { socialRoutes } from './routes.ts';
+
+/** Follows between readers and authors. */
+export function socialModule({ app, db }: Platform) {
+  socialRoutes(app, socialService(db));
+}
