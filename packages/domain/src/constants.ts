@@ -119,3 +119,11 @@ export const MEMBERSHIP_MESSAGES = {
   alertFailure: (keyword: string) =>
     `Subscribe to receive story alerts. Type "${keyword}" and send a SMS to 77100 (Dialog, Hutch, Etisalat or Airtel) / 77011 (Mobitel)`,
 } as const;
+
+/** The server's sentences about a story's own state, which the web app shows as they are. */
+export const STORY_MESSAGES = {
+  notOutYet: 'This story is not out yet. Come back on its release day.',
+} as const;
+
+/** About how many words of part 1 a visitor reads before the wall (never more than half of it). */
+export const OPENING_WORDS = 150;

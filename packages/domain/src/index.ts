@@ -23,3 +23,5 @@ export * from './sinhala/singlish.ts';
 export * from './sinhala/singlish-key.ts';
 export * from './sinhala/legacy-fm.ts';
 export * from './sinhala/help.ts';
+export * from './opening.ts';
+export * from './parts.ts';

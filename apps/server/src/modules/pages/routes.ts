@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiPaths,
   CATEGORIES,
-  isPastLastPart,
+  isMissingPart,
   packBootData,
   parseOngoing,
   parsePage,
@@ -140,9 +140,9 @@ export function pageRoutes(
       try {
         const preview = await deps.stories.preview(storyId, null);
         data[apiPaths.preview(storyId)] = preview;
-        // A part past the last one is no page (decisions: 404, as /details/{id}/0/ is); the
-        // preview stays in the boot data, so the app shows the same not-found page.
-        if (isPastLastPart(Number(part || 1), preview.numberOfparts)) return { data, status: 404 };
+        // A part that is not there (0, or past the last one) is no page: 404, and the preview
+        // stays in the boot data, so the app hydrates the same not-found page.
+        if (isMissingPart(Number(part || 1), preview.numberOfparts)) return { data, status: 404 };
         await Promise.all([
           trending(),
           (async () =>
