@@ -154,6 +154,31 @@ describe('ratings and claps', () => {
     expect(part.story.rating).toBe(second.rating);
   });
 
+  it('takes a rating back with 0: it no longer counts in the mean or the count', async () => {
+    const s = story((x) => !x.membersOnly && x.kind === 2);
+    const taker = await t.signup();
+    const before = (await details(s.storyId)).story;
+    const rated = (await rate(s.storyId, '5', taker)).json().object;
+    expect(rated.ratingCount).toBe(before.ratingCount + 1);
+    const cleared = await rate(s.storyId, '0', taker);
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().object).toMatchObject({
+      userRating: 0,
+      ratingCount: before.ratingCount,
+      rating: before.rating,
+    });
+    const stored = await rows<{ n: number }>(
+      sql`select count(*)::int as n from ratings where user_id = ${userId(taker)} and story_id = ${s.storyId}`,
+    );
+    expect(stored[0]!.n).toBe(0);
+    const part = (await get(apiPaths.part(s.storyId, 1), taker)).json().object as StoryDetails;
+    expect(part.userRating).toBeNull();
+    expect(part.story.ratingCount).toBe(before.ratingCount);
+    // Clearing twice is harmless, and a rating may be given again.
+    expect((await rate(s.storyId, '0', taker)).statusCode).toBe(200);
+    expect((await rate(s.storyId, '3', taker)).json().object.userRating).toBe(3);
+  });
+
   it('needs a subscription for a members-only story, a login, and a released story', async () => {
     const locked = story((s) => s.membersOnly);
     const refused = await rate(locked.storyId, '4', reader);

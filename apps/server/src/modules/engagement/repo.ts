@@ -65,16 +65,22 @@ export const engagementRepo = (db: Db) => {
       )[0],
 
     /**
-     * Stores the reader's rating (replacing theirs) and recomputes the story's mean, count and
-     * score. Run inside a transaction: the story row is locked first, so two readers rating at
-     * once cannot each recompute from a snapshot that misses the other's rating.
+     * Stores the reader's rating (replacing theirs; 0 takes it back, so it counts no more) and
+     * recomputes the story's mean, count and score. Run inside a transaction: the story row is
+     * locked first, so two readers rating at once cannot each recompute from a snapshot that
+     * misses the other's rating.
      */
     rate: async (userId: number, storyId: number, rating: number) => {
       await db.execute(sql`select id from stories where id = ${storyId} for update`);
-      await db.execute(sql`
-        insert into ratings (user_id, story_id, rating, updated_at)
-        values (${userId}, ${storyId}, ${rating}, now())
-        on conflict (user_id, story_id) do update set rating = excluded.rating, updated_at = now()`);
+      if (rating === 0)
+        await db.execute(
+          sql`delete from ratings where user_id = ${userId} and story_id = ${storyId}`,
+        );
+      else
+        await db.execute(sql`
+          insert into ratings (user_id, story_id, rating, updated_at)
+          values (${userId}, ${storyId}, ${rating}, now())
+          on conflict (user_id, story_id) do update set rating = excluded.rating, updated_at = now()`);
       const [r] = await rows<{ rating: number; ratingCount: number }>(sql`
         update stories s set rating = agg.mean, rating_count = agg.n,
           rating_score = ${scoreOf(sql`agg.mean * agg.n`, sql`agg.n`, sql`site.m`)}

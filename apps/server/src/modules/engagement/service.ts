@@ -33,7 +33,8 @@ const RATING_RULE = "'rating' must be a number from 0 to 5 in half steps, such a
 
 /**
  * A rating as sent (SPEC.md 3: a string): 0 to 5 in half steps. Claps send their count (1 to 5)
- * the same way. Anything else is a 400 naming the rule it breaks.
+ * the same way; 0 takes the reader's rating back. Anything else is a 400 naming the rule it
+ * breaks.
  */
 export const parseRating = (raw: string): number => {
   const text = raw.trim();
@@ -99,7 +100,10 @@ export function engagementService(deps: EngagementDeps) {
   return {
     scheduleRollup,
 
-    /** Rates a story (one rating per reader; a new one replaces it) and answers its new mean. */
+    /**
+     * Rates a story (one rating per reader; a new one replaces it, 0 clears it) and answers its
+     * new mean.
+     */
     async rate(viewer: Viewer, storyId: number, raw: string): Promise<RateAnswer> {
       const rating = parseRating(raw);
       const story = await repo.publicStory(storyId, viewer.userId);

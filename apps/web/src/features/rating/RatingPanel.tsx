@@ -1,7 +1,15 @@
 import { useId, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatCount, MAX_RATING } from '@kathamala/domain';
 import { useI18n } from '../../i18n/index.tsx';
-import { nextClaps, ratingStyleFor, starFill, starsAfterKey, starsAtPointer } from './rules.ts';
+import {
+  fewerClaps,
+  nextClaps,
+  NO_RATING,
+  ratingStyleFor,
+  starFill,
+  starsAfterKey,
+  starsAtPointer,
+} from './rules.ts';
 import { useRating, type RatingStats, type RatingStatus } from './useRating.ts';
 import styles from './rating.module.css';
 
@@ -30,9 +38,20 @@ export function RatingPanel(props: {
         {t(style === 'claps' ? 'rating.clapTitle' : 'rating.title')}
       </h2>
       {style === 'claps' ? (
-        <Claps value={value} onClap={() => change(nextClaps(value))} />
+        <Claps
+          value={value}
+          onClap={() => change(nextClaps(value))}
+          onTakeBack={() => change(fewerClaps(value))}
+        />
       ) : (
-        <Stars value={value} onChange={change} />
+        <>
+          <Stars value={value} onChange={change} />
+          {value > 0 && (
+            <button type="button" className={styles.takeBack} onClick={() => change(NO_RATING)}>
+              {t('rating.clear')}
+            </button>
+          )}
+        </>
       )}
       <Summary stats={stats} style={style} />
       <StatusLine status={status} />
@@ -75,9 +94,11 @@ function StatusLine({ status }: { status: RatingStatus }) {
         ? t('rating.saving')
         : status === 'saved'
           ? t('rating.saved')
-          : status === 'error'
-            ? t('rating.failed')
-            : ''}
+          : status === 'cleared'
+            ? t('rating.cleared')
+            : status === 'error'
+              ? t('rating.failed')
+              : ''}
     </p>
   );
 }
@@ -150,8 +171,12 @@ function Stars({ value, onChange }: { value: number; onChange: (v: number) => vo
   );
 }
 
-/** A clap button: each press adds one, up to 5; the count shows beside it. */
-function Claps({ value, onClap }: { value: number; onClap: () => void }) {
+/**
+ * A clap button: each press adds one, up to 5; the count shows beside it. Claps can be taken
+ * back one at a time, down to none (no rating).
+ */
+function Claps(props: { value: number; onClap: () => void; onTakeBack: () => void }) {
+  const { value, onClap } = props;
   const { t } = useI18n();
   const claps = Math.floor(value);
   const full = claps >= MAX_RATING;
@@ -183,6 +208,11 @@ function Claps({ value, onClap }: { value: number; onClap: () => void }) {
         <strong data-testid="clap-count">{claps}</strong>
         {` ${t('rating.clapsOf', { max: MAX_RATING })}`}
       </p>
+      {claps > 0 && (
+        <button type="button" className={styles.takeBack} onClick={props.onTakeBack}>
+          {t('rating.unclap')}
+        </button>
+      )}
     </div>
   );
 }

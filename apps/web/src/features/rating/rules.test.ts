@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { nextClaps, ratingStyleFor, starFill, starsAfterKey, starsAtPointer } from './rules.ts';
+import {
+  fewerClaps,
+  nextClaps,
+  ratingStyleFor,
+  starFill,
+  starsAfterKey,
+  starsAtPointer,
+} from './rules.ts';
 
 describe('rating rules', () => {
   it('claps for kinds 2 and 3, stars for text stories', () => {
@@ -15,6 +22,12 @@ describe('rating rules', () => {
     expect(nextClaps(5)).toBe(5);
   });
 
+  it('a clap can be taken back, down to none', () => {
+    expect(fewerClaps(5)).toBe(4);
+    expect(fewerClaps(1)).toBe(0);
+    expect(fewerClaps(0)).toBe(0);
+  });
+
   it.each([
     [0, 'ArrowRight', 0.5],
     [3, 'ArrowRight', 3.5],
@@ -28,6 +41,9 @@ describe('rating rules', () => {
     [1, '4', 4],
     [1, 'a', null],
     [1, '7', null],
+    [3.5, '0', 0],
+    [3.5, 'Delete', 0],
+    [3.5, 'Backspace', 0],
   ] as const)('from %s, %s gives %s', (value, key, expected) => {
     expect(starsAfterKey(value, key)).toBe(expected);
   });

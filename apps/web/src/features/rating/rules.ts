@@ -10,12 +10,19 @@ export const ratingStyleFor = (kind: number): RatingStyle =>
 /** One more clap, up to 5 (SPEC.md 4). */
 export const nextClaps = (claps: number): number => Math.min(MAX_RATING, Math.floor(claps) + 1);
 
+/** One clap taken back; none left is no rating at all (0, which the server clears). */
+export const fewerClaps = (claps: number): number => Math.max(0, Math.floor(claps) - 1);
+
+/** The value that takes a rating back: the server keeps no rating for it. */
+export const NO_RATING = 0;
+
 const HALF = 0.5;
 const clampStars = (v: number) => Math.min(MAX_RATING, Math.max(HALF, Math.round(v * 2) / 2));
 
 /**
  * The star value after a key press on the slider (arrows by half a star, Home/End, PageUp/Down
- * by a whole star, digits 1-5), or null for a key the slider does not use.
+ * by a whole star, digits 1-5; 0, Delete or Backspace take the rating back), or null for a key
+ * the slider does not use.
  */
 export const starsAfterKey = (value: number, key: string): number | null => {
   const from = value > 0 ? value : 0;
@@ -34,6 +41,10 @@ export const starsAfterKey = (value: number, key: string): number | null => {
       return HALF;
     case 'End':
       return MAX_RATING;
+    case '0':
+    case 'Delete':
+    case 'Backspace':
+      return NO_RATING;
     default:
       return /^[1-5]$/.test(key) ? Number(key) : null;
   }

@@ -11,7 +11,7 @@ export interface RatingStats {
   ratingCount?: number;
 }
 
-export type RatingStatus = 'idle' | 'saving' | 'saved' | 'error';
+export type RatingStatus = 'idle' | 'saving' | 'saved' | 'cleared' | 'error';
 
 /**
  * The reader's rating of a story: shown at once, sent RATING_DEBOUNCE_MS after the last change
@@ -40,7 +40,7 @@ export function useRating(storyId: number, initial: number, initialStats: Rating
           // A newer change is on its way: keep showing it.
           if (d.pending()) return;
           setValue(answer.userRating);
-          setStatus('saved');
+          setStatus(answer.userRating > 0 ? 'saved' : 'cleared');
         },
         () => {
           if (!mounted.current || d.pending()) return;
