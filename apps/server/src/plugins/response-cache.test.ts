@@ -36,6 +36,11 @@ beforeAll(async () => {
     reply.header('cache-control', 'public, max-age=60');
     return big;
   });
+  app.get('/own-headers', { config: { cache: { ttlMs: 60_000 } } }, async (_req, reply) => {
+    reply.header('content-language', 'si').header('x-story-version', '7');
+    reply.header('link', '</details/3/>; rel=canonical');
+    return { code: 0, object: { n: 1 } };
+  });
   app.get('/small', { config: { cache: { ttlMs: 60_000 } } }, async () => {
     calls.small++;
     return { code: 0, object: { n: calls.small } };
@@ -132,6 +137,16 @@ describe('response cache', () => {
       expect(calls.big).toBe(1);
     },
   );
+
+  it('sends every header the route set on its hits too, not only the first answer', async () => {
+    const first = await app.inject({ url: '/own-headers' });
+    const hit = await app.inject({ url: '/own-headers' });
+    const perSending = new Set(['date', 'content-length', 'connection', 'keep-alive']);
+    const own = (h: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(h).filter(([name]) => !perSending.has(name)));
+    expect(first.headers['x-story-version']).toBe('7');
+    expect(own(hit.headers)).toEqual(own(first.headers));
+  });
 
   it('sends small answers and refused encodings uncompressed', async () => {
     await app.inject('/small');

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers.ts';
+
+/*
+ * One stack (issue 26): every answer, first or from memory, goes through Fastify over the same
+ * hooks. Over real HTTP, a request gets the same answer whether or not another client asked for
+ * the same address just before, whatever its Accept header.
+ */
+
+let t: TestApp;
+let base = '';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  base = `http://127.0.0.1:${address.port}`;
+});
+afterAll(() => t?.close());
+
+/** Headers that differ between two sendings of the same answer by their nature. */
+const PER_SENDING = new Set(['date', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'keep-alive']);
+
+const get = async (path: string, accept: string) => {
+  const res = await fetch(`${base}${path}`, {
+    headers: { accept, 'accept-encoding': 'identity' },
+  });
+  const headers = Object.fromEntries(
+    [...res.headers.entries()].filter(([name]) => !PER_SENDING.has(name)),
+  );
+  return { status: res.status, headers, body: await res.text() };
+};
+
+describe('the same answer, first or kept', () => {
+  it('answers JSON to an API client whether or not a browser just asked for the same page', async () => {
+    const path = '/leaderboard/?by=rating';
+    const before = await get(path, 'application/json');
+    expect(before.status).toBe(404);
+    expect(JSON.parse(before.body)).toMatchObject({ code: expect.any(Number) });
+
+    const page = await get(path, 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+
+    const after = await get(path, 'application/json');
+    expect(after).toEqual(before);
+  });
+
+  it('sends a page and its repeat from memory with the same headers, the rate limit included', async () => {
+    const path = '/leaderboard/?by=reads';
+    const first = await get(path, 'text/html');
+    const repeat = await get(path, 'text/html');
+    expect(first.status).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBeDefined();
+    expect(repeat).toEqual(first);
+  });
+
+  it('sends a cached API answer and its repeat with the same status, headers and body', async () => {
+    for (const path of ['/api/v1/story/listV2/', '/api/v1/story/list/trending/']) {
+      const first = await get(path, 'application/json');
+      const repeat = await get(path, 'application/json');
+      expect(first.status, path).toBe(200);
+      expect(first.headers['x-ratelimit-limit'], path).toBeDefined();
+      expect(first.headers['cache-control'], path).toMatch(/max-age/);
+      expect(repeat, path).toEqual(first);
+    }
+  });
+});
