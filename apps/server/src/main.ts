@@ -62,7 +62,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (cluster.isWorker) return; // the primary says where the site is, once
   console.log(
-    `Kathamala is running at ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
+    `Kathamala is running at ${config.publicUrl} (Node ${process.version}, ${config.databaseUrl ? 'PostgreSQL' : 'PGlite in ' + config.dataDir})`,
   );
   if (carrier.simulator)
     console.log(
