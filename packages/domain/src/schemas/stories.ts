@@ -106,6 +106,8 @@ export const Story = Type.Object({
   rating: Type.Number(),
   /** How many readers rated it (the rating panel shows it beside the mean). */
   ratingCount: Type.Integer(),
+  /** When the story comes out; present only while it is not out yet (its page says so). */
+  releaseDate: Type.Optional(Type.String({ format: 'date-time' })),
 });
 export type Story = Static<typeof Story>;
 
@@ -116,6 +118,11 @@ export const Part = Type.Object({
   episodeId: Type.Integer(),
   membersOnly: Type.Boolean(),
   content: Type.Optional(Type.String()),
+  /**
+   * In a preview of a free story, the first words of part 1 in the stored form (episodeOpening):
+   * what a visitor reads before the wall. Absent for members-only stories and episodes.
+   */
+  opening: Type.Optional(Type.String()),
 });
 export type Part = Static<typeof Part>;
 

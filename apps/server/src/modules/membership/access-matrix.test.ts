@@ -26,6 +26,13 @@ let lapsedMobile = '';
 
 /** The text of a part, unique so that a leak anywhere can be found in an answer. */
 const secret = (story: StoryName, part: number) => `Secret words of ${story} part ${part}.`;
+/**
+ * Sentences before the secret: a visitor's preview of a free part 1 shows its opening (about
+ * 150 words, never half of the part), which must end well before the secret.
+ */
+const OPENING = Array.from({ length: 40 }, (_, i) => `Open sentence ${i + 1} of the part.`).join(
+  ' ',
+);
 
 const publish = async (token: string, storyId: number, text: string, membersOnly: boolean) => {
   const res = await t.app.inject({
@@ -36,7 +43,7 @@ const publish = async (token: string, storyId: number, text: string, membersOnly
       episode: {
         storyId,
         title: 'An episode',
-        content: `<p>${text}</p>`,
+        content: `<p>${OPENING}</p><p>${text}</p>`,
         membersOnly,
         status: 'published',
       },
@@ -139,6 +146,14 @@ const SUBSCRIBED: Record<ViewerName, Record<StoryName, boolean>> = {
   },
 };
 
+/** Whose preview shows part 1's opening: free stories whose part 1 is free, to every viewer. */
+const OPENED: Record<StoryName, boolean> = {
+  free: true,
+  membersOnly: false,
+  membersOnlyEpisode: true,
+  otherAppStory: false,
+};
+
 const cases = (Object.keys(MATRIX) as ViewerName[]).flatMap((viewer) =>
   (Object.keys(MATRIX[viewer]) as StoryName[]).map((story) => ({
     viewer,
@@ -169,7 +184,8 @@ describe('the access matrix', () => {
         );
       }
 
-      // The preview never carries text, and says whether this viewer is subscribed.
+      // The preview never carries text beyond a free part 1's opening, and says whether this
+      // viewer is subscribed.
       const preview = await t.app.inject({
         method: 'GET',
         url: apiPaths.preview(storyId),
@@ -178,6 +194,9 @@ describe('the access matrix', () => {
       expect(preview.statusCode).toBe(200);
       expect(preview.body).not.toContain('Secret words');
       expect(preview.json().object.subscribed).toBe(subscribed);
+      const opening = preview.json().object.part.opening as string | undefined;
+      if (OPENED[story]) expect(opening).toMatch(/^<p>Open sentence 1 of the part\. /);
+      else expect(opening).toBeUndefined();
     },
   );
 

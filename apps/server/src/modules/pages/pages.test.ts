@@ -1,6 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, coverUrl, type StoryListItem } from '@kathamala/domain';
+import {
+  apiPaths,
+  coverUrl,
+  episodePlainText,
+  STORY_MESSAGES,
+  type StoryListItem,
+} from '@kathamala/domain';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { scriptJson } from './ssr.ts';
 
@@ -130,6 +136,60 @@ describe('server-rendered public pages', () => {
     expect(missing.headers['content-type']).toContain('text/html');
     const unknown = await page('/no-such-page');
     expect(unknown.statusCode).toBe(404);
+  });
+
+  it('answers 404 with the not-found page for a part past the last, as for part 0', async () => {
+    const s = stories.find((x) => x.numberOfparts >= 2)!;
+    const last = await page(`/details/${s.storyId}/${s.numberOfparts}/`);
+    expect(last.statusCode).toBe(200);
+    for (const url of [
+      `/details/${s.storyId}/${s.numberOfparts + 1}/`,
+      `/details/${s.storyId}/0/`,
+    ]) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toContain('Page not found');
+      expect(res.body).toContain('<meta name="robots" content="noindex"');
+      expect(res.body).not.toContain('We could not load this episode');
+      expect(res.body).not.toContain('aria-label="Episodes"');
+    }
+  });
+
+  it("renders an upcoming story's release date and why it cannot be read yet, with no pager", async () => {
+    const [upcoming] = (await t.app.inject(apiPaths.upcoming())).json().object.upcomingStories as {
+      storyId: number;
+      releaseDate: string;
+    }[];
+    const res = await page(`/details/${upcoming!.storyId}/`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(STORY_MESSAGES.notOutYet);
+    expect(res.body).toContain(`datetime="${upcoming!.releaseDate}"`);
+    expect(res.body).toMatch(/Out on \d{1,2} \w+ \d{4}/);
+    expect(res.body).not.toContain('We could not load this episode');
+    expect(res.body).not.toContain('aria-label="Episodes"');
+    expect(res.body).not.toContain('Log in to keep reading');
+    const si = await page(`/details/${upcoming!.storyId}/`, 'lang=si');
+    expect(si.body).toContain('මෙම කතාව තවම පළ වී නැත.');
+  });
+
+  it("renders a free story's opening of part 1 above the visitor's wall, and no more", async () => {
+    const s = stories.find((x) => x.language === 'english' && !x.membersOnly)!;
+    const preview = (await t.app.inject(apiPaths.preview(s.storyId))).json().object;
+    const opening = episodePlainText(preview.part.opening);
+    const res = await page(`/details/${s.storyId}/`);
+    const html = res.body.slice(res.body.indexOf('<body'));
+    const shown = html.indexOf('data-opening');
+    expect(shown).toBeGreaterThan(0);
+    // Its first and last sentences are in the page's text, before the wall.
+    const lastSentence = opening.split(/(?<=\.)\s/).at(-1)!;
+    expect(contains(html, opening.slice(0, 50))).toBe(true);
+    expect(contains(html, lastSentence)).toBe(true);
+    expect(html.indexOf('Log in to keep reading')).toBeGreaterThan(shown);
+    // A members-only story: its description, then the wall, and no opening.
+    const members = stories.find((x) => x.membersOnly)!;
+    const locked = (await page(`/details/${members.storyId}/`)).body;
+    expect(locked).not.toContain('data-opening');
+    expect(locked).toContain('This story is for members. Log in, or join Kathamala free');
   });
 
   it('renders an author page with the name, share tags and stories; 404 for an unknown author', async () => {

@@ -1,6 +1,8 @@
 import {
+  episodeOpening,
   PAGE_SIZE,
   ResultCode,
+  STORY_MESSAGES,
   toSearchKey,
   type ListQuery,
   type StoryDetails,
@@ -45,11 +47,12 @@ export interface DetailsView {
   shared: SharedDetails;
   mine: ViewerBits;
 }
-/** The shared details of one story row and part row, with and without the text. */
+/** The shared details of one story row and part row: with the text, without, and before release. */
 interface SharedKept {
   series: readonly number[] | undefined;
   withText?: SharedDetails;
   withoutText?: SharedDetails;
+  upcoming?: SharedDetails;
 }
 /** Stands for "no part" (a story without episodes) where a part row is a key. */
 const NO_PART = {};
@@ -138,14 +141,25 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     found: PartRow | undefined,
     series: readonly number[] | undefined,
     content: string | undefined,
+    upcoming: boolean,
   ): SharedDetails => {
     let byPart = sharedKept.get(story);
     if (!byPart) sharedKept.set(story, (byPart = new WeakMap()));
     let kept = byPart.get(found ?? NO_PART);
     if (!kept || kept.series !== series) byPart.set(found ?? NO_PART, (kept = { series }));
-    const slot = content === undefined ? 'withoutText' : 'withText';
+    // A story before its release is kept apart: the same row is out once its day comes.
+    const slot = content !== undefined ? 'withText' : upcoming ? 'upcoming' : 'withoutText';
     const ready = kept[slot];
     if (ready) return ready;
+    // A visitor reads the opening of part 1 of a free story (SPEC.md 1), made once per version.
+    const opening =
+      slot === 'withoutText' &&
+      found?.partNumber === 1 &&
+      found.content &&
+      !story.membersOnly &&
+      !found.membersOnly
+        ? episodeOpening(found.content)
+        : '';
     const shared: SharedDetails = {
       story: {
         storyId: story.storyId,
@@ -159,6 +173,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         reads: Number(story.reads),
         rating: Number(story.rating),
         ratingCount: Number(story.ratingCount),
+        ...(upcoming && story.releaseTime !== null
+          ? { releaseDate: new Date(story.releaseTime).toISOString() }
+          : {}),
       },
       series: story.seriesId && series ? [story.seriesId, ...series] : [],
       part: found
@@ -168,6 +185,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
             title: found.title,
             membersOnly: found.membersOnly,
             ...(content === undefined ? {} : { content }),
+            ...(opening ? { opening } : {}),
           }
         : { partNumber: 1, title: '', episodeId: 0, membersOnly: story.membersOnly },
       author: {
@@ -188,8 +206,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const mustSee = (story: StoryRow | undefined, wantText: boolean, now: number): StoryRow => {
     if (!story || !isVisible(story, now))
       throw notFound('We could not find that story. It may have been removed.');
-    if (wantText && !isReleased(story, now))
-      throw notFound('This story is not out yet. Come back on its release day.');
+    if (wantText && !isReleased(story, now)) throw notFound(STORY_MESSAGES.notOutYet);
     return story;
   };
   /** The route's 404 for a part that does not exist (a text or a part past the first). */
@@ -212,6 +229,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     mine: ViewerState,
     viewer: Viewer | null,
     wantText: boolean,
+    now: number,
   ): DetailsView => {
     // The text is kept with the part; it is dropped here unless wanted and allowed.
     let content: string | undefined;
@@ -225,7 +243,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       content = found.content;
     }
     // The kept state itself (frozen, exactly the viewer's fields): the part answer keeps its JSON by it.
-    return { shared: sharedOf(story, found, series, content), mine };
+    const upcoming = !isReleased(story, now);
+    return { shared: sharedOf(story, found, series, content, upcoming), mine };
   };
 
   const detailsView = async (
@@ -234,13 +253,14 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     viewer: Viewer | null,
     wantText: boolean,
   ): Promise<DetailsView> => {
-    const story = mustSee(await storyRow(storyId), wantText, Date.now());
+    const now = Date.now();
+    const story = mustSee(await storyRow(storyId), wantText, now);
     const found = story.numberOfparts > 0 ? await partRow(storyId, partNumber) : undefined;
     mustHavePart(story, found, partNumber, wantText);
     // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
     const mine = viewer ? await viewerState(viewer.userId, storyId, story.appId) : NO_STATE;
     const series = story.seriesId ? await seasonsOf(story.seriesId) : undefined;
-    return viewOf(story, found, series, mine, viewer, wantText);
+    return viewOf(story, found, series, mine, viewer, wantText, now);
   };
 
   /**
@@ -254,9 +274,10 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     const mine = viewerStates.get(`${viewer.userId}:${storyId}`);
     const series = story?.seriesId ? seasons.get(story.seriesId) : undefined;
     if (!story || !found || !mine || (story.seriesId && !series)) return undefined;
-    mustSee(story, true, Date.now());
+    const now = Date.now();
+    mustSee(story, true, now);
     mustHavePart(story, found, n, true);
-    return viewOf(story, found, series, mine, viewer, true);
+    return viewOf(story, found, series, mine, viewer, true, now);
   };
   const details = async (...args: Parameters<typeof detailsView>): Promise<StoryDetails> => {
     const { shared, mine } = await detailsView(...args);

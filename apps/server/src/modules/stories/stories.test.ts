@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths, episodePlainText, type StoryListItem } from '@kathamala/domain';
+import {
+  apiPaths,
+  countWords,
+  episodePlainText,
+  escapeEpisodeText,
+  OPENING_WORDS,
+  STORY_MESSAGES,
+  type StoryListItem,
+} from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD, demoStories } from '../../db/seed/index.ts';
 
@@ -189,21 +197,61 @@ describe('reading a story', () => {
   const freeText = () => find((s) => !s.membersOnly && s.kind === 0 && s.numberOfparts >= 3);
   const membersOnly = () => find((s) => s.membersOnly);
 
-  it('shows anyone a preview without episode text', async () => {
+  it('shows anyone a preview without episode text, but the opening of a free part 1', async () => {
     const story = freeText();
     const res = await get(apiPaths.preview(story.storyId));
     expect(res.statusCode).toBe(200);
     const body = res.json().object;
     expect(body.story.title).toBe(story.title);
+    expect(body.story.releaseDate).toBeUndefined();
     expect(body.part.content).toBeUndefined();
     expect(body.numberOfparts).toBe(story.numberOfparts);
     expect(body.author).toMatchObject({
       name: story.author.name,
       keyword: expect.stringMatching(/^REG /),
     });
-    expect(res.body).not.toContain(
-      seed.find((s) => s.title === story.title)!.episodes[0]!.content.slice(0, 60),
-    );
+    // About 150 words of part 1, whole sentences, a true start of its text; never the rest.
+    const text = seed.find((s) => s.title === story.title)!.episodes[0]!.content.normalize('NFC');
+    const opening = episodePlainText(body.part.opening);
+    expect(countWords(opening)).toBeGreaterThan(40);
+    expect(countWords(opening)).toBeLessThanOrEqual(OPENING_WORDS);
+    expect(countWords(opening)).toBeLessThanOrEqual(countWords(text) / 2);
+    expect(opening).toMatch(/[.!?"”’]$/);
+    const paragraphs = opening.split('\n\n');
+    for (const p of paragraphs.slice(0, -1)) expect(text).toContain(p);
+    expect(text.startsWith(paragraphs[0]!)).toBe(true);
+    const rest = text.slice(text.indexOf(paragraphs.at(-1)!) + paragraphs.at(-1)!.length).trim();
+    expect(rest.length).toBeGreaterThan(100);
+    // The part's last words (its last line) are nowhere in the answer.
+    const lastWords = text.trim().split('\n').at(-1)!.slice(-60);
+    expect(rest).toContain(lastWords);
+    expect(res.body).not.toContain(escapeEpisodeText(lastWords));
+  });
+
+  it('gives no opening of a members-only story, to anyone', async () => {
+    const story = membersOnly();
+    const text = seed.find((s) => s.title === story.title)!.episodes[0]!.content;
+    for (const token of [null, await t.signup()]) {
+      const res = await get(apiPaths.preview(story.storyId), token ? bearer(token) : {});
+      expect(res.json().object.part.opening).toBeUndefined();
+      expect(res.body).not.toContain(text.slice(0, 40));
+    }
+  });
+
+  it("tells anyone an upcoming story's release date and the reader why there is no part", async () => {
+    const [upcoming] = (await get(apiPaths.upcoming())).json().object.upcomingStories as {
+      storyId: number;
+      releaseDate: string;
+    }[];
+    expect(upcoming).toBeDefined();
+    const res = await get(apiPaths.preview(upcoming!.storyId));
+    expect(res.statusCode).toBe(200);
+    const body = res.json().object;
+    expect(body.story.releaseDate).toBe(upcoming!.releaseDate);
+    expect(body.part.opening).toBeUndefined();
+    const part = await get(apiPaths.part(upcoming!.storyId, 1), bearer(await t.signup()));
+    expect(part.statusCode).toBe(404);
+    expect(part.json().message).toBe(STORY_MESSAGES.notOutYet);
   });
 
   it('needs a login to read a part', async () => {
