@@ -140,7 +140,14 @@ export const ReportAnswer = Type.Object({ reported: Type.Boolean() });
 
 /* Follows. */
 
-export const FollowBody = Type.Object({ followed_id: IdParam }, { additionalProperties: false });
+/**
+ * Follow or stop following a user. `following` is the state asked for (a repeated tap changes
+ * nothing); without it the call toggles, as older clients expect.
+ */
+export const FollowBody = Type.Object(
+  { followed_id: IdParam, following: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 export const FollowAnswer = Type.Object({
   following: Type.Boolean(),
   followers: Type.Integer(),

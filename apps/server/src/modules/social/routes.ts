@@ -29,7 +29,7 @@ export function socialRoutes(app: FastifyInstance, social: SocialService) {
     },
     async (req) => ({
       code: 0 as const,
-      object: await social.toggleFollow(requireViewer(req), req.body.followed_id),
+      object: await social.setFollow(requireViewer(req), req.body.followed_id, req.body.following),
     }),
   );
 

@@ -8,13 +8,17 @@ export function socialService(db: Db) {
   const repo = socialRepo(db);
 
   return {
-    /** Follows the user, or stops following when the viewer already does; answers the new state. */
-    async toggleFollow(viewer: Viewer, followedId: number) {
+    /**
+     * Follows the user or stops following, as `wanted` says (asking twice changes nothing);
+     * without it, toggles (older clients). Answers the new state.
+     */
+    async setFollow(viewer: Viewer, followedId: number, wanted?: boolean) {
       if (followedId === viewer.userId) throw invalid('You cannot follow yourself.');
       if (!(await repo.userExists(followedId))) throw notFound('We could not find that reader.');
       const following = await db.transaction(async (t) => {
         const r = socialRepo(t as unknown as Db);
-        if (await r.unfollow(viewer.userId, followedId)) return false;
+        if (wanted !== true && (await r.unfollow(viewer.userId, followedId))) return false;
+        if (wanted === false) return false;
         await r.follow(viewer.userId, followedId);
         return true;
       });

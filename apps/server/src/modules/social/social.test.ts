@@ -41,6 +41,54 @@ describe('following users and authors', () => {
     expect(res.json().object).toEqual({ following: true, followers: 1 });
   });
 
+  it('sets the state asked for (`following`): a second Follow stays, a second Unfollow too', async () => {
+    const author = await t.newAuthor('Follow Writer');
+    const me = await t.signup();
+    const set = (following: unknown) =>
+      t.app.inject({
+        method: 'PUT',
+        url: apiPaths.follow(),
+        headers: bearer(me),
+        payload: { followed_id: author.userId, following },
+      });
+    for (const [wanted, followers] of [
+      [true, 1],
+      [true, 1],
+      [false, 0],
+      [false, 0],
+      [true, 1],
+    ] as const) {
+      const res = await set(wanted);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().object).toEqual({ following: wanted, followers });
+    }
+    const state = await get(apiPaths.authorFollow(author.authorId), me);
+    expect(state.json().object).toMatchObject({ following: true, followers: 1 });
+    // Not a boolean: refused with a sentence, nothing changed.
+    const bad = await set('yes');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toMatch(/following/);
+    expect((await get(apiPaths.authorFollow(author.authorId), me)).json().object.following).toBe(
+      true,
+    );
+  });
+
+  it('shows on the author page a follow made before the user became an author', async () => {
+    const me = await t.signup();
+    const later = await t.signup();
+    await follow(me, userOf(later));
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: apiPaths.registerAuthor(),
+      headers: bearer(later),
+      payload: { name: `Later Author ${Date.now()}` },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+    const { authorId } = registered.json().object;
+    const res = await get(apiPaths.authorFollow(authorId), me);
+    expect(res.json().object).toEqual({ userId: userOf(later), following: true, followers: 1 });
+  });
+
   it('refuses following yourself (400), an unknown user (404), bad ids and visitors', async () => {
     const a = await t.signup();
     let res = await follow(a, userOf(a));
