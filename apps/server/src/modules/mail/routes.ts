@@ -78,7 +78,15 @@ export function mailRoutes(
     );
     s.get(
       MAIL_ONE_CLICK_PATH,
-      { schema: { tags, querystring: OneClickQuery } },
+      {
+        schema: {
+          tags,
+          summary: 'A link from an e-mail: leads to the mailing-list page and its button.',
+          querystring: OneClickQuery,
+          // Documented only: a redirect sends no body to serialize.
+          response: { 303: { description: 'To /mail/ with the token.', type: 'null' } },
+        },
+      },
       async (req, reply) =>
         reply.redirect(
           `/mail/?${new URLSearchParams({ token: req.query.token, action: 'unsubscribe' })}`,

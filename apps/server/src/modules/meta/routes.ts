@@ -21,7 +21,11 @@ export function metaRoutes(
   r.get(
     '/categories.json',
     {
-      schema: { tags: ['site'], response: { 200: Type.Array(Category) } },
+      schema: {
+        tags: ['site'],
+        summary: 'The story categories, with their names in English and Sinhala.',
+        response: { 200: Type.Array(Category) },
+      },
     },
     async (_req, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
@@ -29,7 +33,17 @@ export function metaRoutes(
     },
   );
 
-  r.get('/.well-known/jwks.json', { schema: { tags: ['site'] } }, async (_req, reply) => {
+  // Documents the answer; extra JWK members (use, alg) pass through.
+  const jwk = Type.Object(
+    { kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String() },
+    { additionalProperties: true },
+  );
+  const jwksSchema = {
+    tags: ['site'],
+    summary: 'The public keys (Ed25519 JWKs) that verify access tokens, the signing key first.',
+    response: { 200: Type.Object({ keys: Type.Array(jwk) }) },
+  };
+  app.get('/.well-known/jwks.json', { schema: jwksSchema }, async (_req, reply) => {
     // Five minutes: a rotated key is published an hour before it signs (keys:rotate), so every
     // cached key set knows it in time.
     reply.header('cache-control', 'public, max-age=300');
