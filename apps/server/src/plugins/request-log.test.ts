@@ -1,6 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import compress from '@fastify/compress';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { LineBatch } from './request-log.ts';
+import { HANGUP_MESSAGE, LineBatch, installRequestLog, serverLogger } from './request-log.ts';
 
 /** A writer that keeps what it is handed, as sonic-boom would write it. */
 function sink() {
@@ -38,7 +42,7 @@ describe('request log batching', () => {
     expect(JSON.parse(out.chunks[0]!).q).toBe('ශ්‍රී ලංකා');
   });
 
-  it("writes a request line as pino writes a request line, field for field", () => {
+  it('writes a request line as pino writes a request line, field for field', () => {
     const out = sink();
     const url = '/api/v1/story/search/?query=%E0%B6%BA "x"\\';
     pino({ level: 'info' }, out).info({ method: 'GET', url, status: 304, ms: 0.4 }, 'request');
@@ -73,7 +77,7 @@ describe('request log batching', () => {
     }
   });
 
-  it("keeps request lines and the others in the order they happened", () => {
+  it('keeps request lines and the others in the order they happened', () => {
     const out = sink();
     const batch = new LineBatch(out);
     const logger = pino({ level: 'info' }, batch);
@@ -100,5 +104,73 @@ describe('request log batching', () => {
     const written = out.chunks.length;
     batch.flush();
     expect(out.chunks).toHaveLength(written);
+  });
+});
+
+describe('a client that hangs up mid-answer', () => {
+  /** The server's own logger and compression, as app.ts puts them together. */
+  async function server() {
+    const out = sink();
+    const log = serverLogger(out);
+    const app = Fastify({
+      loggerInstance: log.logger,
+      logController: new LogController({ disableRequestLogging: true }),
+    });
+    installRequestLog(app, log.requestLine);
+    await app.register(compress, { threshold: 1024 });
+    // Large enough that the answer is still being compressed and sent when the client goes.
+    const big = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${(i * 7919) % 104729}`);
+    app.get('/big', async (_req, reply) => reply.type('text/plain').send(big.join('\n')));
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const lines = async () => {
+      await app.close();
+      log.flush();
+      return out.chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+    };
+    return { port: (app.server.address() as AddressInfo).port, lines };
+  }
+
+  /** Asks for the big answer and closes the connection at its first bytes. */
+  const hangUp = (port: number) =>
+    new Promise<void>((resolve) => {
+      const req = http.get(
+        { port, host: '127.0.0.1', path: '/big', headers: { 'accept-encoding': 'gzip' } },
+        (res) => res.once('data', () => (req.destroy(), setTimeout(resolve, 200))),
+      );
+      req.on('error', () => {});
+    });
+
+  it('is logged as one info line without a stack, not as an error', async () => {
+    const { port, lines } = await server();
+    await hangUp(port);
+    const logged = await lines();
+    const loud = logged.filter((l) => (l.level as number) >= 40);
+    expect(loud, JSON.stringify(loud).slice(0, 500)).toEqual([]);
+    expect(JSON.stringify(logged)).not.toMatch(/premature close|"stack"/i);
+    const said = logged.filter((l) => l.msg === HANGUP_MESSAGE);
+    expect(said.length).toBeGreaterThanOrEqual(1);
+    expect(said[0]).toMatchObject({ level: 30, reqId: expect.any(String) });
+  });
+
+  it('still logs a real error with its stack', () => {
+    const out = sink();
+    const log = serverLogger(out);
+    log.logger.error({ err: new Error('the database went away') }, 'unhandled error');
+    log.logger.error(new Error('premature close of something else, in a sentence'));
+    log.flush();
+    const logged = out.chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(logged).toHaveLength(2);
+    for (const l of logged) {
+      expect(l.level).toBe(50);
+      expect(l.err.stack).toMatch(/^Error: /);
+    }
   });
 });

@@ -115,21 +115,63 @@ export class LineBatch {
   }
 }
 
+/** What is logged, once, when a client hangs up before its answer has been sent. */
+export const HANGUP_MESSAGE = 'the client closed the connection before the answer was complete';
+
+/**
+ * A client that hung up mid-answer: the stream that carried the answer to it ended early
+ * ('premature close' from end-of-stream, as @fastify/compress reports it, or Node's
+ * ERR_STREAM_PREMATURE_CLOSE), logged as an Error or as `{err}`.
+ */
+const isHangup = (first: unknown): boolean => {
+  const err = first instanceof Error ? first : (first as { err?: unknown } | null)?.err;
+  if (!(err instanceof Error)) return false;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ERR_STREAM_PREMATURE_CLOSE' || /^premature close$/i.test(err.message);
+};
+
+/**
+ * pino's logMethod hook: a hang-up is a normal event (a reader closed the tab, lost signal), not
+ * an error with a stack: one info line says it. Everything else is logged as it came.
+ */
+function quietHangups(
+  this: pino.Logger,
+  args: Parameters<pino.LogFn>,
+  method: pino.LogFn,
+  level: number,
+): void {
+  if (level >= pino.levels.values.warn! && isHangup(args[0])) {
+    this.info(HANGUP_MESSAGE);
+    return;
+  }
+  method.apply(this, args);
+}
+
+/** Where the server's lines go: stdout, or (tests) any writer. */
+export interface LogDestination {
+  write(chunk: string): boolean;
+  flushSync?(): void;
+}
+
 /**
  * The server's logger: JSON lines to stdout, batched and written asynchronously, so a request
  * never waits on the terminal or a log collector's pipe. At most a second of lines is lost if
  * the process is killed outright; a drain flushes everything.
  */
-export function serverLogger(): {
+export function serverLogger(
+  destination: LogDestination = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_CHARS }),
+): {
   logger: FastifyBaseLogger;
   requestLine: RequestLine;
   flush(): void;
 } {
-  const destination = pino.destination({ dest: 1, sync: false, maxWrite: BATCH_CHARS });
   const batch = new LineBatch(destination);
   const timer = setInterval(() => batch.flush(), FLUSH_MS);
   timer.unref();
-  const logger = pino({ level: 'info' }, batch) as unknown as FastifyBaseLogger;
+  const logger = pino(
+    { level: 'info', hooks: { logMethod: quietHangups } },
+    batch,
+  ) as unknown as FastifyBaseLogger;
   const requestLine: RequestLine = (method, url, status, ms) =>
     batch.request(method, url, status, ms);
   return {
@@ -139,7 +181,7 @@ export function serverLogger(): {
       clearInterval(timer);
       batch.flush();
       try {
-        destination.flushSync();
+        destination.flushSync?.();
       } catch {
         // Nothing buffered, or stdout already gone.
       }
