@@ -6,10 +6,16 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { HANGUP_MESSAGE, LineBatch, installRequestLog, serverLogger } from './request-log.ts';
 
-/** A writer that keeps what it is handed, as sonic-boom would write it. */
+/** A writer that keeps what it is handed, as sonic-boom would write it; `lines` parses them. */
 function sink() {
   const chunks: string[] = [];
-  return { chunks, write: (chunk: string) => (chunks.push(chunk), true) };
+  const lines = () =>
+    chunks
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  return { chunks, lines, write: (chunk: string) => (chunks.push(chunk), true) };
 }
 
 describe('request log batching', () => {
@@ -122,14 +128,10 @@ describe('a client that hangs up mid-answer', () => {
     const big = Array.from({ length: 200_000 }, (_, i) => `line ${i} ${(i * 7919) % 104729}`);
     app.get('/big', async (_req, reply) => reply.type('text/plain').send(big.join('\n')));
     await app.listen({ port: 0, host: '127.0.0.1' });
-    const lines = async () => {
+    const lines = async (): Promise<Record<string, unknown>[]> => {
       await app.close();
       log.flush();
-      return out.chunks
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      return out.lines();
     };
     return { port: (app.server.address() as AddressInfo).port, lines };
   }
@@ -162,11 +164,7 @@ describe('a client that hangs up mid-answer', () => {
     log.logger.error({ err: new Error('the database went away') }, 'unhandled error');
     log.logger.error(new Error('premature close of something else, in a sentence'));
     log.flush();
-    const logged = out.chunks
-      .join('')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
+    const logged = out.lines();
     expect(logged).toHaveLength(2);
     for (const l of logged) {
       expect(l.level).toBe(50);
