@@ -2,9 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
+import PgBossV10 from 'pg-boss-10';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { startJobQueue, type JobQueue } from './queue.ts';
+import { drizzleExecutor } from './sql.ts';
 import { freshPostgres } from '../test/helpers.ts';
 
 /** Where a test's data lives: a fresh PostgreSQL database when DATABASE_URL is set, else PGlite. */
@@ -149,6 +151,24 @@ describe('job queue', () => {
 });
 
 describe('job queue on a fresh database', () => {
+  it('installs pg-boss and supervises it without an error', async () => {
+    const target = await freshTarget(false);
+    const database = await target.open();
+    const errors: string[] = [];
+    try {
+      const queue = await startJobQueue(database, {
+        onError: (err, context) => errors.push(`${context}: ${String(err)}`),
+      });
+      // Supervision and pg-boss's own migrations runner take their first turn just after start.
+      await sleep(1500);
+      await queue.stop();
+      expect(errors).toEqual([]);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  });
+
   it('starts two servers at once: pg-boss installs its schema once', async () => {
     const target = await freshTarget(false);
     // Two pools on PostgreSQL race for real; PGlite has one connection per process.
@@ -193,6 +213,70 @@ describe('job queue across a restart', () => {
       expect(seen).toEqual([7]);
       await queue.stop();
       await database.close();
+    } finally {
+      await target.drop();
+    }
+  });
+});
+
+describe('job queue on a database pg-boss 10 kept', () => {
+  it('moves the jobs not done to the new schema on start: each runs once, none done runs again', async () => {
+    const target = await freshTarget(true);
+    try {
+      // What a server of the previous release left: a job due, one for later, one in a
+      // singleton slot, one running when the server died, and one done.
+      let database = await target.open();
+      const old = new PgBossV10({
+        db: drizzleExecutor(database.db, { transaction: false }),
+        schema: 'pgboss',
+        supervise: false,
+        schedule: false,
+      });
+      await old.start();
+      for (const name of ['v10-due', 'v10-later', 'v10-slot', 'v10-running', 'v10-done'])
+        await old.createQueue(name);
+      await old.send('v10-due', { n: 1 });
+      const laterAt = Date.now() + 2500;
+      await old.send('v10-later', { n: 2 }, { startAfter: new Date(laterAt) });
+      const slot = { singletonKey: 'day-1', singletonSeconds: 3600 };
+      await old.send('v10-slot', { n: 3 }, slot);
+      await old.send('v10-running', { n: 4 });
+      expect(await old.fetch('v10-running')).toHaveLength(1);
+      await old.send('v10-done', { n: 5 });
+      const [done] = await old.fetch('v10-done');
+      await old.complete('v10-done', done!.id);
+      await old.stop({ graceful: false, close: false, wait: true });
+      await database.close();
+
+      database = await target.open();
+      const queue = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+      try {
+        const [version] = await rows(database, sql`select version from pgboss.version`);
+        expect((version as { version: number }).version).toBeGreaterThan(24);
+        expect(
+          await rows(database, sql`select to_regnamespace('pgboss_v10') is null as gone`),
+        ).toEqual([{ gone: true }]);
+        // The slot is kept: the same key in the same slot is not sent a second time.
+        expect(await queue.send('v10-slot', { n: 6 }, slot)).toBeNull();
+
+        const ran: { name: string; n: number; at: number }[] = [];
+        for (const name of ['v10-due', 'v10-later', 'v10-slot', 'v10-running', 'v10-done'])
+          await queue.work<{ n: number }>(name, async (job) => {
+            ran.push({ name, n: job.data.n, at: Date.now() });
+          });
+        await eventually(() => ran.length >= 4);
+        await sleep(1200);
+        expect(ran.map((r) => `${r.name} ${r.n}`).sort()).toEqual([
+          'v10-due 1',
+          'v10-later 2',
+          'v10-running 4',
+          'v10-slot 3',
+        ]);
+        expect(ran.find((r) => r.name === 'v10-later')!.at).toBeGreaterThanOrEqual(laterAt - 100);
+      } finally {
+        await queue.stop();
+        await database.close();
+      }
     } finally {
       await target.drop();
     }

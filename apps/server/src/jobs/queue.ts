@@ -1,14 +1,16 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
-import PgBoss from 'pg-boss';
+import { PgBoss, type Job } from 'pg-boss';
 import type { Database, Db } from '../db/client.ts';
-import { drizzleExecutor } from './sql.ts';
+import { drizzleExecutor, type SqlExecutor } from './sql.ts';
+import { carryOverV10Jobs, setAsideV10Schema } from './v10-carry-over.ts';
 
 export interface SendOptions {
   /** Not run before this time (the database's clock decides). */
   startAfter?: Date;
   /**
-   * Stored with the job. pg-boss 10 does not deduplicate on it alone in our (standard)
-   * queues, so handlers must be idempotent.
+   * Stored with the job. pg-boss does not deduplicate on it alone in our (standard) queues, so
+   * handlers must be idempotent.
    */
   singletonKey?: string;
   /** With singletonKey: at most one job per key in each slot of this many seconds (pg-boss throttling). */
@@ -35,13 +37,15 @@ export interface JobQueue {
 
 /** pg-boss keeps its tables here, apart from the app's. */
 const SCHEMA = 'pgboss';
-/** Five retries, about 5-10, 10-20, 20-40, 40-80 and 80-160 s apart. */
-const RETRY_DEFAULTS = { retryLimit: 5, retryDelay: 5, retryBackoff: true };
 /**
- * A job still active this long after it started (its process died) is failed by maintenance
- * and retried. Handlers must finish well within it.
+ * Every job's defaults, sent with each job (pg-boss 11 on keeps defaults per queue, not per
+ * instance; a queue's stored ones would lag behind a change here). Five retries, about 5-10,
+ * 10-20, 20-40, 40-80 and 80-160 s apart. A job still active `expireInSeconds` after it started
+ * (its process died) is failed by supervision and retried: handlers must finish well within it.
  */
-const EXPIRE_SECONDS = 5 * 60;
+const JOB_DEFAULTS = { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 5 * 60 };
+/** How our queues are made (the same defaults stored on the queue, for anyone reading it). */
+const QUEUE_OPTIONS = { policy: 'standard', ...JOB_DEFAULTS } as const;
 /** Advisory lock key for starting pg-boss (727001 is the app's migrations). */
 const START_LOCK = 727002;
 /** How long stop() waits for running handlers before giving up on them. */
@@ -64,33 +68,34 @@ export async function startJobQueue(
   const pollMs = Math.max(0.1, opts.pollingIntervalSeconds ?? 2) * 1000;
   const onError =
     opts.onError ?? ((err, context) => console.error(`Job queue: ${context}: ${describe(err)}`));
-  const executor = drizzleExecutor(database.db, { transaction: false });
+  const own = drizzleExecutor(database.db, { transaction: false });
+  /**
+   * While pg-boss sends a job inside a caller's transaction, the statements it runs on its own
+   * connection (reading the queue's row into its cache) go through that transaction too: on
+   * PGlite the transaction holds the one connection, and a queue it just created is visible only
+   * inside it. AsyncLocalStorage scopes this to that one send() and what it awaits.
+   */
+  const callerTx = new AsyncLocalStorage<SqlExecutor>();
+  const executor: SqlExecutor = {
+    executeSql: (text, values) => (callerTx.getStore() ?? own).executeSql(text, values),
+  };
   const boss = new PgBoss({
     db: executor,
     schema: SCHEMA,
+    backend: database.kind === 'postgres' ? 'postgres' : 'pglite',
     // No cron schedules: that would add a poller of its own for nothing.
     schedule: false,
-    // Maintenance (every 2 minutes, one server at a time): fails expired active jobs so
-    // they are retried, archives finished jobs after 12 hours, deletes them after 7 days.
+    // Supervision (one server at a time): fails expired active jobs so they are retried, and
+    // deletes finished jobs 7 days after they end.
     supervise: true,
-    expireInSeconds: EXPIRE_SECONDS,
-    ...RETRY_DEFAULTS,
+    // No flows (dependent jobs) here: their resolver need not look every 5 s.
+    flowIntervalSeconds: 3600,
+    // No instance registry: a row written every 30 s per server, read by nothing of ours.
+    registerInstance: false,
   });
   // An EventEmitter without an 'error' listener throws; pg-boss reports maintenance errors here.
   boss.on('error', (err) => onError(err, 'maintenance'));
-  if (database.kind === 'postgres') {
-    // pg-boss installs its schema under a transaction-level advisory lock, but a server that
-    // waited on that lock still sees the catalog as of before it (advisory locks do not
-    // refresh it) and fails on "duplicate key ... pg_namespace". Holding our own lock on
-    // another connection around start() makes the later server find pg-boss installed.
-    await database.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK})`);
-      await boss.start();
-    });
-  } else {
-    // PGlite is one connection in one process: nothing to race with.
-    await boss.start();
-  }
+  boss.on('warning', (w) => onError(new Error(w.message), 'warning'));
 
   // Queues known to exist (committed). A queue created inside a caller's transaction is not
   // remembered: the transaction may roll back.
@@ -98,12 +103,32 @@ export async function startJobQueue(
   const ensureQueue = (name: string) => {
     let p = created.get(name);
     if (!p) {
-      p = boss.createQueue(name);
+      p = boss.createQueue(name, QUEUE_OPTIONS);
       created.set(name, p);
       p.catch(() => created.delete(name));
     }
     return p;
   };
+
+  /** Installs or migrates pg-boss's schema, bringing over the jobs of a pg-boss 10 one. */
+  const install = async () => {
+    await setAsideV10Schema(own, SCHEMA);
+    await boss.start();
+    await carryOverV10Jobs(database.db, SCHEMA, ensureQueue);
+  };
+  if (database.kind === 'postgres') {
+    // pg-boss installs its schema under a transaction-level advisory lock, but a server that
+    // waited on that lock still sees the catalog as of before it (advisory locks do not
+    // refresh it) and fails on "duplicate key ... pg_namespace". Holding our own lock on
+    // another connection around start() makes the later server find pg-boss installed.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(${START_LOCK})`);
+      await install();
+    });
+  } else {
+    // PGlite is one connection in one process: nothing to race with.
+    await install();
+  }
 
   let stopping = false;
   const loops: Promise<void>[] = [];
@@ -130,9 +155,9 @@ export async function startJobQueue(
 
   // One look for due jobs across every queue per interval, instead of a fetch per queue: on
   // PGlite each query holds the one connection that readers' requests wait for. Only queues
-  // with a job due are woken to fetch it (pg-boss's own index serves this: job_i5).
+  // with a job due are woken to fetch it (pg-boss's own fetch index serves this: job_i11).
   const DUE_JOBS = `SELECT DISTINCT name FROM ${SCHEMA}.job
-    WHERE state < 'active' AND start_after < now() AND name = ANY($1::text[])`;
+    WHERE state < 'active' AND NOT blocked AND start_after < now() AND name = ANY($1::text[])`;
   /** A loop that was not woken still looks this often, in case a look went wrong. */
   const FALLBACK_NAPS = 15;
   let tickerWake = () => {};
@@ -147,7 +172,7 @@ export async function startJobQueue(
       });
       if (stopping || wakers.size === 0) continue;
       try {
-        const { rows } = await executor.executeSql(DUE_JOBS, [[...wakers.keys()]]);
+        const { rows } = await own.executeSql(DUE_JOBS, [[...wakers.keys()]]);
         for (const row of rows) wake(String(row.name));
       } catch (err) {
         onError(err, 'looking for due jobs');
@@ -155,15 +180,15 @@ export async function startJobQueue(
     }
   })();
 
-  // Our own loop on fetch/complete/fail rather than boss.work(): work() completes or fails a
-  // job without awaiting it and may still be fetching when stop() returns, so a job could be
-  // left active (and run twice) when the app closes the database right after stopping.
+  // Our own loop on fetch/complete/fail rather than boss.work(): one look for due jobs serves
+  // every queue (above), and stop() returns only once each job fetched is recorded as done or
+  // failed, before the app closes the database.
   const runLoop = async <T extends object>(
     name: string,
     handler: (job: { id: string; data: T }) => Promise<void>,
   ) => {
     while (!stopping) {
-      let job: PgBoss.Job<T> | undefined;
+      let job: Job<T> | undefined;
       try {
         [job] = await boss.fetch<T>(name);
       } catch (err) {
@@ -180,12 +205,15 @@ export async function startJobQueue(
         failure = { error };
         onError(error, `job ${name} ${job.id} failed (retried while retries remain)`);
       }
+      // Settled as the attempt it was fetched as: if it outlived its expiry and was handed out
+      // again, this late answer leaves the new attempt alone.
+      const attempt = { id: job.id, retryCount: job.retryCount };
       try {
         if (failure) {
           const { error } = failure;
-          await boss.fail(name, job.id, error instanceof Error ? error : { value: String(error) });
+          await boss.fail(name, attempt, error instanceof Error ? error : { value: String(error) });
         } else {
-          await boss.complete(name, job.id);
+          await boss.complete(name, attempt);
         }
       } catch (err) {
         onError(err, `recording the end of job ${name} ${job.id}`);
@@ -197,7 +225,7 @@ export async function startJobQueue(
     async send(name, data, options = {}, tx) {
       if (!tx) {
         await ensureQueue(name);
-        const id = await boss.send(name, data, options);
+        const id = await boss.send(name, data, { ...JOB_DEFAULTS, ...options });
         // Committed already: a job due now starts without waiting for the next look.
         if (!options.startAfter) wake(name);
         return id;
@@ -206,11 +234,10 @@ export async function startJobQueue(
       // The queue must exist for the insert; creating it through the caller's transaction keeps
       // PGlite (one connection, locked by that transaction) from waiting on itself.
       if (!created.has(name))
-        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [
-          name,
-          { policy: 'standard' },
-        ]);
-      return boss.send(name, data, { ...options, db: via });
+        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
+      return callerTx.run(via, () =>
+        boss.send(name, data, { ...JOB_DEFAULTS, ...options, db: via }),
+      );
     },
 
     async work(name, handler) {
@@ -237,9 +264,9 @@ export async function startJobQueue(
           new Error('handlers still running'),
           'stopping (their jobs are retried after expiry)',
         );
-      await boss.stop({ graceful: true, close: false, wait: true, timeout: 1000 });
+      await boss.stop({ graceful: true, close: false, timeout: 1000 });
       // Maintenance may have a statement in flight; the app closes the database after us.
-      await executor.drain();
+      await own.drain();
     },
   };
 }

@@ -33,11 +33,15 @@ export function toDrizzleSql(text: string, values: readonly unknown[]): SQL {
 /** pg-boss wraps schema and maintenance scripts in `BEGIN; ...; COMMIT;`. */
 const LOCKED_SCRIPT = /^\s*BEGIN;([\s\S]*?);?\s*COMMIT;\s*$/;
 
+const rowsOne = (result: unknown): Record<string, unknown>[] => {
+  const rows = (result as { rows?: Record<string, unknown>[] } | undefined)?.rows;
+  return Array.isArray(rows) ? rows : [];
+};
+
 function rowsOf(result: unknown): { rows: Record<string, unknown>[] } {
-  // A multi-statement script answers one result per statement; the last is the one asked for.
-  const last = Array.isArray(result) ? result[result.length - 1] : result;
-  const rows = (last as { rows?: Record<string, unknown>[] } | undefined)?.rows;
-  return { rows: Array.isArray(rows) ? rows : [] };
+  // A multi-statement script answers one result per statement. pg-boss reads the rows of all of
+  // them in order, as its own driver hands them (a claim looks for its lock's row among them).
+  return { rows: Array.isArray(result) ? result.flatMap(rowsOne) : rowsOne(result) };
 }
 
 function pgliteClient(db: Db): PgliteLike | null {

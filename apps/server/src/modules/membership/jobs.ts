@@ -18,8 +18,8 @@ export const nextReconcileAt = (from: Date): Date => {
 };
 
 /**
- * pg-boss keeps one job per key in each slot this long (it allows at most its archive interval,
- * 12 hours).
+ * pg-boss keeps one job per key in each slot this long (set when pg-boss allowed at most 12 hours;
+ * a run that slips through a slot's edge is harmless, the run being idempotent).
  */
 const SLOT_SECONDS = 12 * 3600;
 
