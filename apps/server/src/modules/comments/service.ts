@@ -17,6 +17,7 @@ import { recordEvent } from '../../jobs/events.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
 import { mayReadEpisode } from '../stories/policy.ts';
+import { takePostingToken } from './pace.ts';
 import { commentsRepo, type CommentRow, type CommentRef } from './repo.ts';
 
 /** Comments a list answers at most (the page shows 5 until Read all responses). */
@@ -129,12 +130,11 @@ export function commentsService(deps: CommentsDeps) {
     if (!mayReadEpisode(viewer, subscribed, story, episode)) throw membersOnly();
   };
 
-  /** The rate limit, counted in the database so it holds across server instances. */
+  /** The posting pace (pace.ts: a token bucket), kept in the database for every instance. */
   const checkPace = async (tx: Db, userId: number) => {
-    const r = commentsRepo(tx);
-    await r.lockPoster(userId);
-    const recent = await r.recentPosts(userId, ENGAGEMENT.commentsPerMinute);
-    if (recent.count >= ENGAGEMENT.commentsPerMinute) throw tooFast(recent.waitSeconds);
+    await commentsRepo(tx).lockPoster(userId);
+    const wait = await takePostingToken(tx, userId);
+    if (wait !== null) throw tooFast(wait);
   };
 
   /**
