@@ -128,6 +128,9 @@ export async function buildApp(
     ...(log ? { loggerInstance: log.logger } : { logger: false }),
     // One line per request from installRequestLog instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // Requests log through the server's logger itself rather than a child made for each one:
+    // our request lines carry no request id, and a child per request costs every answer.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: LIMITS.bodyBytes,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Behind a proxy (TRUST_PROXY) the client's address comes from X-Forwarded-For, so rate

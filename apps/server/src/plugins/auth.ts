@@ -32,13 +32,15 @@ export const bearerOf = (header: string | undefined): string | null => {
 const sessionEnded = () => unauthorized('Your session has ended. Please log in again.');
 
 /**
- * Resolves the viewer from the bearer token; a presented but bad token is a 401 everywhere, and
- * a route declared `auth: 'required'` refuses a visitor. Plain callbacks, and the viewer from
- * memory in the same turn when it is there: this runs on every request.
+ * Resolves the viewer from the bearer token on every route registered from now on: a presented
+ * but bad token is a 401, and a route declared `auth: 'required'` refuses a visitor. A hook of
+ * each route's, added after the rate limit's, so a flood of bad tokens is counted and refused at
+ * the limit like any other request. Plain callbacks, and the viewer from memory in the same turn
+ * when it is there: this runs on every request.
  */
 export function installAuth(app: FastifyInstance, auth: ViewerResolver) {
   app.decorateRequest('viewer', null);
-  app.addHook('onRequest', (request, _reply, done) => {
+  const resolve: onRequestHookHandler = (request, _reply, done) => {
     const token = bearerOf(request.headers.authorization);
     if (token === null) return done();
     if (!token) return done(sessionEnded());
@@ -52,15 +54,15 @@ export function installAuth(app: FastifyInstance, auth: ViewerResolver) {
       request.viewer = viewer;
       done();
     }, done);
-  });
-  // The rule is the route's own, read once here rather than per request (routeOptions is a
-  // getter that builds an object); it runs after the hook above, which set the viewer.
+  };
   const required: onRequestHookHandler = (request, _reply, done) =>
     done(request.viewer ? undefined : unauthorized());
+  // The rule is the route's own, read once here rather than per request (routeOptions is a
+  // getter that builds an object).
   app.addHook('onRoute', (route) => {
-    if (route.config?.auth !== 'required') return;
     const own = route.onRequest === undefined ? [] : [route.onRequest].flat();
-    route.onRequest = [...own, required];
+    route.onRequest =
+      route.config?.auth === 'required' ? [...own, resolve, required] : [...own, resolve];
   });
 }
 

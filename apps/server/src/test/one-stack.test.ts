@@ -67,3 +67,15 @@ describe('the same answer, first or kept', () => {
     }
   });
 });
+
+describe('the rate limit before the token check', () => {
+  it('counts a request with a bad token against the budget, then refuses it', async () => {
+    const url = `${base}/api/v1/story/listV2/`;
+    const remaining = (res: Response) => Number(res.headers.get('x-ratelimit-remaining'));
+    const before = await fetch(url);
+    const forged = await fetch(url, { headers: { authorization: 'Bearer not.a.token' } });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ message: expect.stringMatching(/log in again/) });
+    expect(remaining(forged)).toBe(remaining(before) - 1);
+  });
+});
