@@ -26,7 +26,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { CATEGORIES, singlishKey } from '@kathamala/domain';
+import { CATEGORIES, SINGLISH_KEY_VERSION, singlishKeys } from '@kathamala/domain';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { englishStories } from '../apps/server/src/db/seed/content/stories-en.ts';
 import { sinhalaStories } from '../apps/server/src/db/seed/content/stories-si.ts';
@@ -91,6 +91,8 @@ const wordIds = new Map<string, number>();
 const lexemesOf: (number[] | null)[] = [];
 /** Each word's Singlish key (its number; -1 for none, UNKNOWN_KEY until computed). */
 const keyIds: number[] = [];
+/** Each word's second key (a word with ේ or ෝ: singlishKeys), -1 for none. */
+const otherKeyIds: number[] = [];
 const UNKNOWN_KEY = -2;
 const intern = (w: string) => {
   let id = wordIds.get(w);
@@ -99,6 +101,7 @@ const intern = (w: string) => {
     // The tables by word number stay dense (no holes): V8 keeps them fast arrays.
     lexemesOf.push(null);
     keyIds.push(UNKNOWN_KEY);
+    otherKeyIds.push(-1);
   }
   return id;
 };
@@ -201,14 +204,14 @@ const partTitles = (si: boolean) =>
   });
 const PART_TITLES = { sinhala: partTitles(true), english: partTitles(false) };
 
-/** The Singlish key of a Sinhala word (its number; -1 for none), each computed once. */
-const keyOf = (w: number) => {
-  let k = keyIds[w]!;
-  if (k === UNKNOWN_KEY) {
-    const key = singlishKey(WORDS[w]!).trim();
-    keyIds[w] = k = key ? intern(key) : -1;
+/** The Singlish keys of a Sinhala word (their numbers; -1 for none), each computed once. */
+const keysOf = (w: number): [number, number] => {
+  if (keyIds[w] === UNKNOWN_KEY) {
+    const [own = '', other = ''] = singlishKeys(WORDS[w]!).map((k) => k.trim());
+    keyIds[w] = own ? intern(own) : -1;
+    otherKeyIds[w] = other ? intern(other) : -1;
   }
-  return k;
+  return [keyIds[w]!, otherKeyIds[w]!];
 };
 
 /**
@@ -390,10 +393,11 @@ try {
         const si = j % 5 < 3;
         const lang = si ? sinhala : english;
         const name = `${WORDS[lang.rare()]!} ${WORDS[lang.common()]!} ${j}`;
-        batch.push(sql`(${name}, ${si ? singlishKeyOf(name) : ''})`);
+        batch.push(sql`(${name}, ${si ? singlishKeyOf(name) : ''}, ${SINGLISH_KEY_VERSION})`);
       }
       const found = await rows<{ id: number; name: string; name_key: string }>(
-        sql`insert into authors (name, name_key) values ${values(batch)} returning id, name, name_key`,
+        sql`insert into authors (name, name_key, singlish_key_version) values ${values(batch)}
+          returning id, name, name_key`,
       );
       for (const r of found)
         authorIds.push({
@@ -439,6 +443,7 @@ try {
       'description_key',
       'search_doc',
       'singlish_doc',
+      'singlish_key_version',
     ]);
     const episodeCopy = copyInto('episodes', [
       'story_id',
@@ -473,7 +478,7 @@ try {
         const keys = {
           title: si ? singlishKeyOf(title) : '',
           description: si ? singlishKeyOf(description) : '',
-          words: si ? [...new Set([...used].map(keyOf))].filter((k) => k >= 0) : [],
+          words: si ? [...new Set([...used].flatMap(keysOf))].filter((k) => k >= 0) : [],
         };
         const reads = Math.floor(1 / (random() + 0.0005)) * 10;
         const rating = (2.5 + random() * 2.5).toFixed(3);
@@ -508,7 +513,12 @@ try {
         })(),
       );
       for (const b of batch) {
-        await storyCopy.row([...b.row, tsvectorText(b.searchDoc), tsvectorText(b.singlishDoc)]);
+        await storyCopy.row([
+          ...b.row,
+          tsvectorText(b.searchDoc),
+          tsvectorText(b.singlishDoc),
+          SINGLISH_KEY_VERSION,
+        ]);
         for (const [k, e] of b.eps.entries())
           await episodeCopy.row([b.id, k + 1, e.title, e.html, e.words, 'published', now, now]);
       }

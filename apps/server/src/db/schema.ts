@@ -81,6 +81,8 @@ export const authors = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** Singlish search key of the name's Sinhala words (singlishKey); null until computed. */
     nameKey: text('name_key'),
+    /** SINGLISH_KEY_VERSION the key was computed with: start-up recomputes older ones. */
+    singlishKeyVersion: smallint('singlish_key_version').notNull().default(0),
   },
   (t) => [
     uniqueIndex('authors_user_key').on(t.userId),
@@ -150,6 +152,8 @@ export const stories = pgTable(
     descriptionKey: text('description_key'),
     /** The same keys as a full-text document: title and author (A), description (B), episodes (D). */
     singlishDoc: tsvector('singlish_doc'),
+    /** SINGLISH_KEY_VERSION the keys were computed with: start-up recomputes older ones. */
+    singlishKeyVersion: smallint('singlish_key_version').notNull().default(0),
   },
   (t) => [
     index('stories_author_idx').on(t.authorId),

@@ -14,9 +14,12 @@
  *   - retroflex and dental meet (ට/ත → t, ඩ/ද → d, ණ/න → n, ළ/ල → l); ශ/ෂ/ස → s; v → w;
  *     kn (the typing key of ඤ) → ny;
  *   - vowel length goes: Sinhala long vowels romanize short (ා a, ී i, ේ e, ෝ o) and typed runs
- *     collapse (aa → a, ii → i, ee → e, oo → o), as in the typing scheme where ee is ේ; the
- *     English-style `ee` for ී (sangeetha) and `oo` for ූ (poosa) then differ by one letter,
- *     which trigram similarity still finds; ae, ei → e (ඇ);
+ *     collapse (aa → a, ii → i, uu → u); a doubled e or o is read as casual spelling reads it,
+ *     ee → i and oo → u (meedum මීදුම්, sangeetha සංගීත, poosa පූසා), since a one-letter key
+ *     difference in a short word is below trigram similarity's threshold; ae, aee, ei → e (ඇ, ඈ);
+ *   - the typing scheme's ee (ේ) and oo (ෝ) still find their words: a stored Sinhala word with
+ *     ේ/ඒ or ෝ/ඕ has a second key, the one ee/oo fold to (singlishKeys: මේසය is mesaya and
+ *     misaya, so `mesaya` and `meesaya` both meet it);
  *   - ං is `n`, and a typed `ng` before a consonant or at a word end → n, so ලංකා, lanka and
  *     langka meet, while `ng` before a vowel stays (ගඟ, ගංගා, ganga);
  *   - any run of one letter collapses (mm → m), so doubled consonants meet single ones;
@@ -144,7 +147,9 @@ const foldLatin = (latin: string): string =>
   latin
     .replace(/v/g, 'w')
     .replace(/kn/g, 'ny')
-    .replace(/a+e/g, 'e')
+    .replace(/a+e+/g, 'e')
+    .replace(/ee+/g, 'i')
+    .replace(/oo+/g, 'u')
     .replace(/ei/g, 'e')
     .replace(/(\p{L})\1+/gu, '$1')
     // Before the aspirates lose their h, so `singhala` (ං + හ) meets සිංහල.
@@ -156,7 +161,7 @@ const foldLatin = (latin: string): string =>
  * Bumped whenever the folding below changes: keys stored by the server with an older version
  * must be recomputed, or stored and query keys stop meeting.
  */
-export const SINGLISH_KEY_VERSION = 1;
+export const SINGLISH_KEY_VERSION = 2;
 
 /** Folds Sinhala Unicode or Latin Singlish (or English) to one romanized, space-separated key. */
 export const singlishKey = (text: string): string => {
@@ -165,4 +170,25 @@ export const singlishKey = (text: string): string => {
   return foldLatin(latin.replace(/[^\p{L}\p{N}]+/gu, ' '))
     .replace(/\s+/g, ' ')
     .trim();
+};
+
+/** Long ේ ඒ ෝ ඕ as the long vowels a casual ee/oo stands for (ී ඊ ූ ඌ). */
+const SCHEME_LONG_AS_CASUAL: Readonly<Record<string, string>> = {
+  '\u0DDA': '\u0DD3', // ේ → ී
+  ඒ: 'ඊ',
+  '\u0DDD': '\u0DD6', // ෝ → ූ
+  ඕ: 'ඌ',
+};
+
+/**
+ * Every key a Sinhala word is found by: its own, and for a word with ේ/ඒ or ෝ/ඕ the key its
+ * typing-scheme spelling folds to (ee and oo fold as ී and ූ do): මේසය gives mesaya (typed
+ * mesaya) and misaya (typed meesaya). Stored keys hold them all; a query has one key.
+ */
+export const singlishKeys = (word: string): string[] => {
+  const own = singlishKey(word);
+  const typed = singlishKey(
+    word.replace(/\u0DDA|\u0D92|\u0DDD|\u0D95/g, (c) => SCHEME_LONG_AS_CASUAL[c]!),
+  );
+  return typed === own ? [own] : [own, typed];
 };

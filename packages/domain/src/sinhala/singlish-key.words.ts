@@ -103,8 +103,8 @@ export const KEY_APART: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Spellings that do not fold to the same key but must still be found: casual English-style
- * vowels (ee for ී, oo for ූ), dropped letters and typos. Search compares keys by trigram
+ * Spellings that must be found whether or not they fold to the same key: casual English-style
+ * vowels (ee for ී, oo for ූ: these now meet exactly), dropped letters and typos. Search compares keys by trigram
  * similarity, so these must stay at or above pg_trgm's default threshold of 0.3.
  */
 export const KEY_NEAR: ReadonlyArray<readonly [sinhala: string, typed: string]> = [

@@ -1,5 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { PRODUCT_APP_ID, type EpisodeStatus, type StoryStatus } from '@kathamala/domain';
+import {
+  PRODUCT_APP_ID,
+  SINGLISH_KEY_VERSION,
+  type EpisodeStatus,
+  type StoryStatus,
+} from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
 import { singlishKeyOf } from '../stories/singlish-keys.ts';
 
@@ -96,8 +101,8 @@ export const publishingRepo = (db: Db) => {
     /** Inserts the author; undefined when the user is one already or the name is taken. */
     insertAuthor: (v: { userId: number; name: string; bio: string }) =>
       one<{ id: number }>(sql`
-        insert into authors (user_id, name, bio, name_key)
-        values (${v.userId}, ${v.name}, ${v.bio}, ${singlishKeyOf(v.name)})
+        insert into authors (user_id, name, bio, name_key, singlish_key_version)
+        values (${v.userId}, ${v.name}, ${v.bio}, ${singlishKeyOf(v.name)}, ${SINGLISH_KEY_VERSION})
         on conflict do nothing returning id`),
 
     nameTaken: async (name: string) =>

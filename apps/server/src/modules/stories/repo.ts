@@ -3,6 +3,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import {
   ENGAGEMENT,
   PRODUCT_APP_ID,
+  SINGLISH_KEY_VERSION,
   sriLankaDay,
   type SortBy,
   type StoryListItem,
@@ -243,7 +244,8 @@ export const storiesRepo = (db: Db) => {
       const title = singlishKeyOf(r.title);
       const description = singlishKeyOf(r.description);
       await db.execute(sql`
-        update stories set title_key = ${title}, description_key = ${description}, singlish_doc =
+        update stories set title_key = ${title}, description_key = ${description},
+          singlish_key_version = ${SINGLISH_KEY_VERSION}, singlish_doc =
           setweight(to_tsvector('simple', ${title}), 'A') ||
           setweight(to_tsvector('simple', ${singlishKeyOf(r.name)}), 'A') ||
           setweight(to_tsvector('simple', ${description}), 'B') ||
@@ -648,16 +650,25 @@ export const storiesRepo = (db: Db) => {
       });
     },
 
-    /** Computes the Singlish keys of stories and authors that have none yet (made before them). */
+    /**
+     * Computes the Singlish keys of stories and authors that have none yet (made before them) or
+     * have them from an older folding (SINGLISH_KEY_VERSION): stored keys and query keys meet
+     * only when one version made both.
+     */
     backfillSinglishKeys: async () => {
-      await backfill(sql`s.title_key is null or s.singlish_doc is null`);
+      await backfill(
+        sql`s.title_key is null or s.singlish_doc is null or s.singlish_key_version <> ${SINGLISH_KEY_VERSION}`,
+      );
       for (;;) {
         const found = await rows<{ id: number; name: string }>(
-          sql`select id, name from authors where name_key is null order by id limit ${BACKFILL_BATCH}`,
+          sql`select id, name from authors
+            where name_key is null or singlish_key_version <> ${SINGLISH_KEY_VERSION}
+            order by id limit ${BACKFILL_BATCH}`,
         );
         for (const a of found)
           await db.execute(
-            sql`update authors set name_key = ${singlishKeyOf(a.name)} where id = ${a.id}`,
+            sql`update authors set name_key = ${singlishKeyOf(a.name)},
+              singlish_key_version = ${SINGLISH_KEY_VERSION} where id = ${a.id}`,
           );
         if (found.length < BACKFILL_BATCH) break;
       }

@@ -1,4 +1,4 @@
-import { singlishKey } from '@kathamala/domain';
+import { singlishKey, singlishKeys } from '@kathamala/domain';
 
 /** A Sinhala word: Sinhala letters and signs, with the joiners that shape conjuncts. */
 const SINHALA_WORD = /[\u0D80-\u0DFF][\u0D80-\u0DFF\u200C\u200D]*/gu;
@@ -7,13 +7,15 @@ const SINHALA_WORD = /[\u0D80-\u0DFF][\u0D80-\u0DFF\u200C\u200D]*/gu;
 export const hasSinhala = (text: string): boolean => /[\u0D80-\u0DFF]/u.test(text);
 
 /**
- * The Singlish key of the Sinhala words of a text, one key per word, in order: 'ගෙදර යමු' gives
- * the key that 'gedara yamu' and 'gedhara yamu' fold to. Latin words are left out: the ordinary
- * full-text search already finds them, and their keys would let English text answer Singlish.
+ * The Singlish keys of the Sinhala words of a text, in order: 'ගෙදර යමු' gives the key that
+ * 'gedara yamu' and 'gedhara yamu' fold to; a word with ේ or ෝ gives its second key after its
+ * own (singlishKeys: 'මේසය' is 'mesaya misaya', for `mesaya` and the typing scheme's `meesaya`).
+ * Latin words are left out: the ordinary full-text search already finds them, and their keys
+ * would let English text answer Singlish.
  */
 export const singlishKeyOf = (text: string): string =>
   (text.match(SINHALA_WORD) ?? [])
-    .map((w) => singlishKey(w).trim())
+    .flatMap((w) => singlishKeys(w).map((k) => k.trim()))
     .filter(Boolean)
     .join(' ');
 
@@ -25,10 +27,8 @@ export const distinctWordKeys = (text: string): string => {
   const seen = new Set<string>();
   for (const word of text.match(SINHALA_WORD) ?? []) seen.add(word);
   const keys = new Set<string>();
-  for (const word of seen) {
-    const key = singlishKey(word).trim();
-    if (key) keys.add(key);
-  }
+  for (const word of seen)
+    for (const key of singlishKeys(word)) if (key.trim()) keys.add(key.trim());
   return [...keys].join(' ');
 };
 
