@@ -8,6 +8,7 @@ import { installSecurityHeaders, securityHeaders } from '../../plugins/security-
 import { startSimulator, type CarrierSimulator } from '../../adapters/simulator/simulator.ts';
 import { carrierDispatch } from './dispatch.ts';
 import { carrierRoutes } from './routes.ts';
+import { createTestApp } from '../../test/helpers.ts';
 
 const HOST = 'kathamala.test';
 const APPS = [
@@ -205,4 +206,23 @@ it('is not there when a real carrier is configured', async () => {
   });
   expect(stranger.statusCode).toBe(403);
   await app.close();
+});
+
+describe('in the whole server', () => {
+  it('answers the page to this machine, and refuses it (not from any cache) to another', async () => {
+    const t = await createTestApp();
+    try {
+      const get = (remoteAddress: string, url = '/dev/sms/') =>
+        t.app.inject({ method: 'GET', url, remoteAddress, headers: { accept: 'text/html' } });
+      for (const round of [1, 2]) {
+        expect((await get('127.0.0.1')).statusCode, `round ${round}`).toBe(200);
+        const stranger = await get('198.51.100.20');
+        expect(stranger.statusCode, `round ${round}`).toBe(403);
+        expect(stranger.json().message).toMatch(/only on the server’s own machine/);
+      }
+      expect((await get('198.51.100.20', '/dev/another/page/')).statusCode).toBe(403);
+    } finally {
+      await t.close();
+    }
+  });
 });
