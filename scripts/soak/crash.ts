@@ -129,7 +129,7 @@ export async function runCrash(): Promise<CrashFigures> {
     }
   };
 
-  let cycle = 0;
+  let cycle: number;
   for (cycle = 1; cycle <= cycles; cycle++) {
     let server: Server;
     try {

@@ -36,7 +36,7 @@ async function mailTo(to: string, prefix: string): Promise<string> {
   await expect
     .poll(
       () => {
-        let dir: string[] = [];
+        let dir: string[];
         try {
           dir = readdirSync(outbox());
         } catch {

@@ -146,16 +146,31 @@ describe('a client that hangs up mid-answer', () => {
       req.on('error', () => {});
     });
 
-  it('is logged as one info line without a stack, not as an error', async () => {
+  it('is not logged as an error, nor with a stack', async () => {
     const { port, lines } = await server();
     await hangUp(port);
     const logged = await lines();
     const loud = logged.filter((l) => (l.level as number) >= 40);
     expect(loud, JSON.stringify(loud).slice(0, 500)).toEqual([]);
     expect(JSON.stringify(logged)).not.toMatch(/premature close|"stack"/i);
-    const said = logged.filter((l) => l.msg === HANGUP_MESSAGE);
-    expect(said.length).toBeGreaterThanOrEqual(1);
-    expect(said[0]).toMatchObject({ level: 30, reqId: expect.any(String) });
+    // @fastify/compress 9 keeps a hang-up to itself; any stream that reports one says it once.
+    expect(logged.filter((l) => l.msg === HANGUP_MESSAGE).length).toBeLessThanOrEqual(1);
+  });
+
+  it('turns a premature close of a stream, logged as an error, into one info line', () => {
+    const out = sink();
+    const log = serverLogger(out);
+    const closed = Object.assign(new Error('Premature close'), {
+      code: 'ERR_STREAM_PREMATURE_CLOSE',
+    });
+    log.logger.child({ reqId: 'req-1' }).error(closed);
+    log.logger.error({ err: new Error('premature close') });
+    log.flush();
+    const logged = out.lines();
+    expect(logged).toHaveLength(2);
+    for (const l of logged) expect(l).toMatchObject({ level: 30, msg: HANGUP_MESSAGE });
+    expect(logged[0]).toMatchObject({ reqId: 'req-1' });
+    expect(JSON.stringify(logged)).not.toMatch(/"stack"/);
   });
 
   it('still logs a real error with its stack', () => {

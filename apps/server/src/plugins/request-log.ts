@@ -120,7 +120,7 @@ export const HANGUP_MESSAGE = 'the client closed the connection before the answe
 
 /**
  * A client that hung up mid-answer: the stream that carried the answer to it ended early
- * ('premature close' from end-of-stream, as @fastify/compress reports it, or Node's
+ * ('premature close' from end-of-stream, as @fastify/compress 8 reported it, or Node's
  * ERR_STREAM_PREMATURE_CLOSE), logged as an Error or as `{err}`.
  */
 const isHangup = (first: unknown): boolean => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AUTHORING, ResultCode } from '@kathamala/domain';
 import type { ObjectStorage } from '../../adapters/storage/types.ts';
 import { AppError, invalid } from '../../errors.ts';
@@ -84,7 +84,7 @@ async function inspect(bytes: Buffer): Promise<{ width: number; height: number }
   // Only the three raster formats get past here, so SVG, XML or text never reach a decoder.
   const kind = sniff(bytes);
   if (!kind) throw unsupported();
-  let meta: sharp.Metadata;
+  let meta: Metadata;
   try {
     // Reads the header only; nothing is decoded yet.
     meta = await sharp(bytes).metadata();

@@ -22,11 +22,11 @@ export async function pagesModule(
       prefix: '/',
       wildcard: false,
       index: false,
-      // Our own cache-control below; send's default (max-age=0) would overwrite it.
+      // Our own cache-control below, instead of send's default (max-age=0).
       cacheControl: false,
-      setHeaders: (res, file) => {
+      setHeaders: (reply, file) => {
         const hashed = file.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader(
+        reply.header(
           'cache-control',
           hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         );
@@ -50,7 +50,9 @@ export async function pagesModule(
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const accept = request.headers.accept ?? '';
     const formPage =
-      request.method === 'POST' && accept.includes('text/html') ? pages.formPage(request.url) : null;
+      request.method === 'POST' && accept.includes('text/html')
+        ? pages.formPage(request.url)
+        : null;
     if (formPage) return reply.code(303).header('location', formPage).send();
     const isPage =
       request.method === 'GET' && !request.url.startsWith('/api/') && accept.includes('text/html');

@@ -30,7 +30,7 @@ const step = (value: unknown, count: number, fallback: number): number =>
 
 /** Reads stored settings; anything missing or malformed falls back to the default. */
 export const parseComfort = (raw: string | null | undefined): Comfort => {
-  let value: unknown = null;
+  let value: unknown;
   try {
     value = raw ? JSON.parse(raw) : null;
   } catch {
