@@ -93,6 +93,10 @@ describe('safeRedirect', () => {
   });
 
   it('never answers a target a URL parser reads as another site', () => {
+    // The platform's own parser (the domain package is typed without DOM or Node globals).
+    const { URL } = globalThis as unknown as {
+      URL: new (url: string, base: string) => { origin: string };
+    };
     const site = 'https://kathamala.lk';
     const tricks = ['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/.//evil.example'];
     for (const target of tricks)
