@@ -133,12 +133,20 @@ test('a reader joins through the wall with the code from the SMS, and the member
   await expect(wall.getByText(MEMBERSHIP_MESSAGES.codeRequired, { exact: true })).toBeVisible();
   expect(verifies).toHaveLength(0);
 
-  // A wrong code: the failure sentence of SPEC.md 8, with the server's reason beneath.
+  // A wrong code is a typing slip, not a failure to subscribe: the reason is said at the field,
+  // which keeps the focus; SPEC.md 8's sentence is kept for the carrier refusing.
   const code = await codeFromOutbox(mobile.normalized);
   await codeField.fill(code === '000000' ? '111111' : '000000');
   await wall.getByRole('button', { name: 'Verify code' }).click();
-  const failure = wall.getByRole('alert').filter({ hasText: MEMBERSHIP_MESSAGES.subscribeFailed });
-  await expect(failure).toBeVisible();
+  const reason = wall.getByText('That code is not right. 2 tries left.', { exact: true });
+  await expect(reason).toBeVisible();
+  await expect(codeField).toHaveAttribute('aria-invalid', 'true');
+  await expect(codeField).toHaveAttribute(
+    'aria-describedby',
+    new RegExp(`\\b${await reason.getAttribute('id')}\\b`),
+  );
+  await expect(codeField).toBeFocused();
+  await expect(page.getByText(MEMBERSHIP_MESSAGES.subscribeFailed)).toHaveCount(0);
   expect(verifies).toHaveLength(1);
 
   // The right one: success, a refreshed token, and the page reloads with the episode.

@@ -1,4 +1,12 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   apiPaths,
@@ -69,6 +77,15 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
       setCode('');
       setFieldError(null);
       go({
+  // A reason about the number or the code (mistyped, expired, used) is said at that field: only
+  // the carrier or the server failing gets SPEC.md 8's "unable to subscribe" sentence.
+  const fail = (error: unknown, field: RefObject<HTMLInputElement | null>) => {
+    const detail = failureDetail(error);
+    if (detail.kind !== 'field') return setFailure(error);
+    setFieldError(detail.message);
+    field.current?.focus();
+  };
+
         name: 'code',
         mobile: number,
         masked: answer.mobile,
@@ -77,7 +94,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
       });
       if (again) setNote(t('sub.resent', { mobile: unbroken(answer.mobile) }));
     } catch (error) {
-      setFailure(error);
+      fail(error, again ? codeRef : mobileRef);
     } finally {
       setBusy(false);
     }
@@ -115,7 +132,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     try {
       await verifyMemberCode({ mfaCode, appId: props.appId, refId: step.refId });
     } catch (error) {
-      setFailure(error);
+      fail(error, codeRef);
       setBusy(false);
       return;
     }

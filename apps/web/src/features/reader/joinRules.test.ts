@@ -42,11 +42,21 @@ describe('failureDetail', () => {
       kind: 'tooMany',
       message: 'Try again in 12 minutes.',
     });
-    expect(failureDetail(new ApiError(400, 1, 'That code is wrong: 2 tries left.'))).toEqual({
+    expect(failureDetail(new ApiError(503, 9, MEMBERSHIP_MESSAGES.subscribeFailed))).toEqual({
       kind: 'server',
-      message: 'That code is wrong: 2 tries left.',
+      message: MEMBERSHIP_MESSAGES.subscribeFailed,
     });
     expect(failureDetail(new ApiError(500, 9, ''))).toEqual({ kind: 'none' });
+  });
+
+  it('says a mistyped, used or expired code at the field: not a failure to subscribe', () => {
+    for (const [status, message] of [
+      [400, 'That code is not right. 2 tries left.'],
+      [410, 'That subscription code has expired. Please ask for a new one.'],
+      [409, 'That subscription code has already been used. Please ask for a new one.'],
+      [404, 'We could not find that subscription code. Please ask for a new one.'],
+    ] as const)
+      expect(failureDetail(new ApiError(status, 1, message))).toEqual({ kind: 'field', message });
   });
 });
 

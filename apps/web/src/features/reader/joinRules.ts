@@ -24,22 +24,30 @@ export function carrierHint(input: string): { carrier: Carrier; shortCode: strin
 /** Only the digits of a typed code: a pasted '123 456' or '123-456' still counts. */
 export const codeDigits = (input: string): string => input.replace(/[\s-]/g, '');
 
-/** What went wrong, in the words to show beneath the wall's failure sentence. */
+/**
+ * What went wrong. `field`: the number or the code itself (mistyped, used, expired, already a
+ * member), said at the field it is about. The rest were not the reader's doing and show beneath
+ * the wall's failure sentence of SPEC.md 8.
+ */
 export type FailureDetail =
+  | { kind: 'field'; message: string }
   | { kind: 'offline' }
   | { kind: 'tooMany'; message: string }
   | { kind: 'server'; message: string }
   | { kind: 'none' };
 
 /**
- * Sorts a failed membership call: no answer at all, a 429 (the server's sentence says when to
- * try again; without one, the longest window of the code limits), or the server's own sentence.
+ * Sorts a failed membership call: a 4xx with the server's sentence about the input (at the
+ * field), no answer at all, a 429 (the server's sentence says when to try again; without one,
+ * the longest window of the code limits), or the carrier or the server failing (5xx).
  */
 export function failureDetail(error: unknown): FailureDetail {
   if (!isApiError(error)) return { kind: 'none' };
   if (error.status === 0 || error.code === ResultCode.network) return { kind: 'offline' };
   if (error.status === 429 || error.code === ResultCode.tooManyRequests)
     return { kind: 'tooMany', message: error.message };
+  if (error.status >= 400 && error.status < 500 && error.message)
+    return { kind: 'field', message: error.message };
   return error.message ? { kind: 'server', message: error.message } : { kind: 'none' };
 }
 
