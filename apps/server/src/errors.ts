@@ -8,6 +8,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** The request field the failure is about, if one is (sent as `field`). */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -17,8 +19,10 @@ export const notFound = (message: string) => new AppError(404, ResultCode.notFou
 export const unauthorized = (message = 'Please log in to continue.') =>
   new AppError(401, ResultCode.unauthorized, message);
 export const forbidden = (message: string) => new AppError(403, ResultCode.forbidden, message);
-export const conflict = (message: string) => new AppError(409, ResultCode.conflict, message);
-export const invalid = (message: string) => new AppError(400, ResultCode.invalidInput, message);
+export const conflict = (message: string, field?: string) =>
+  new AppError(409, ResultCode.conflict, message, field);
+export const invalid = (message: string, field?: string) =>
+  new AppError(400, ResultCode.invalidInput, message, field);
 
 interface AjvError {
   keyword: string;
@@ -99,7 +103,8 @@ const unstorableInput = (error: unknown): boolean => {
 export function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[] }, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.status).send({ code: error.code, message: error.message });
+      const { code, message, field } = error;
+      return reply.status(error.status).send(field ? { code, message, field } : { code, message });
     }
     if (error.validation) {
       return reply.status(400).send({

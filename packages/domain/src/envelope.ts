@@ -20,14 +20,19 @@ export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode];
 /** `{code: 0, object}`: the success envelope of every API answer. */
 export const Ok = <T extends TSchema>(object: T) => Type.Object({ code: Type.Literal(0), object });
 
-/** `{code, message}`: every failure, with a sentence a person understands. */
+/**
+ * `{code, message}`: every failure, with a sentence a person understands; `field` names the
+ * input it is about when it is one of the request's fields, so a form can say it there.
+ */
 export const ErrorBody = Type.Object({
   code: Type.Integer({ minimum: 1 }),
   message: Type.String(),
+  field: Type.Optional(Type.String()),
 });
 export interface ErrorBody {
   code: number;
   message: string;
+  field?: string;
 }
 
 /** Success is a response code equal to 0 (SPEC.md 5). */

@@ -5,11 +5,14 @@ import { getToken } from '../features/auth/session.ts';
 export class ApiError extends Error {
   readonly status: number;
   readonly code: number;
-  constructor(status: number, code: number, message: string) {
+  /** The request field the server says the failure is about, if any. */
+  readonly field?: string;
+  constructor(status: number, code: number, message: string, field?: string) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    if (field) this.field = field;
   }
 }
 
@@ -67,7 +70,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   if (isErrorBody(payload)) {
     const message = typeof payload.message === 'string' ? payload.message : '';
-    throw new ApiError(res.status, payload.code, message);
+    const field = typeof payload.field === 'string' ? payload.field : undefined;
+    throw new ApiError(res.status, payload.code, message, field);
   }
   throw new ApiError(res.status, res.ok ? ResultCode.internal : codeForStatus(res.status), '');
 }

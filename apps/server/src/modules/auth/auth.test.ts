@@ -53,6 +53,8 @@ describe('signup and login', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already exists/);
+    // The form says it at the E-mail field.
+    expect(again.json().field).toBe('email');
   });
 
   it('gives one message for a wrong password and an unknown e-mail', async () => {
@@ -230,7 +232,12 @@ describe('usernames are unique as readers see them', () => {
       payload: signupBody({ username: 'ශ්‍රී kavi' }),
     });
     expect(signup.statusCode).toBe(409);
-    expect(signup.json().message).toBe('That username is taken. Please choose another.');
+    // The sign-up form says it at the Username field (and moves the focus there).
+    expect(signup.json()).toEqual({
+      code: 5,
+      message: 'That username is taken. Please choose another.',
+      field: 'username',
+    });
 
     // Keeping one's own name (in another case) is not "taken".
     expect((await change(first, 'ශ්‍රී KAVI')).statusCode).toBe(200);

@@ -13,13 +13,15 @@ export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 const WRONG_CREDENTIALS = 'The e-mail address or password is not correct.';
 const USERNAME_TAKEN = 'That username is taken. Please choose another.';
+const EMAIL_TAKEN = 'An account with this e-mail address already exists. Please log in.';
 
 const cleanUsername = (raw: string) => {
   const name = toStored(raw).trim().replace(/\s+/g, ' ');
   // Control and format characters other than the Sinhala joiners would let names impersonate others.
   if (/[\p{Cc}\u200B\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u.test(name))
-    throw invalid("'username' contains characters that are not allowed.");
-  if ([...name].length < 3) throw invalid("'username' must be at least 3 characters long.");
+    throw invalid("'username' contains characters that are not allowed.", 'username');
+  if ([...name].length < 3)
+    throw invalid("'username' must be at least 3 characters long.", 'username');
   return name;
 };
 
@@ -124,9 +126,8 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
     async signup(input: { email: string; password: string; username: string }) {
       const username = cleanUsername(input.username);
       const email = input.email.trim();
-      if (await repo.findUserByEmail(email))
-        throw conflict('An account with this e-mail address already exists. Please log in.');
-      if (await repo.usernameTaken(username)) throw conflict(USERNAME_TAKEN);
+      if (await repo.findUserByEmail(email)) throw conflict(EMAIL_TAKEN, 'email');
+      if (await repo.usernameTaken(username)) throw conflict(USERNAME_TAKEN, 'username');
       const user = await repo.insertUser({
         email,
         username,
@@ -134,11 +135,9 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
       });
       // Two sign-ups at once: the unique indexes decide, and the loser hears which one.
       if (!user)
-        throw conflict(
-          (await repo.findUserByEmail(email))
-            ? 'An account with this e-mail address already exists. Please log in.'
-            : USERNAME_TAKEN,
-        );
+        throw (await repo.findUserByEmail(email))
+          ? conflict(EMAIL_TAKEN, 'email')
+          : conflict(USERNAME_TAKEN, 'username');
       return startSession(user);
     },
 

@@ -13,6 +13,12 @@ type Mode = 'login' | 'signup';
 type Field = 'email' | 'password' | 'username';
 type Errors = Partial<Record<Field, string>>;
 
+/** The form's fields in the order they are on screen: focus goes to the first one in error. */
+const FIELDS: Record<Mode, readonly Field[]> = {
+  login: ['email', 'password'],
+  signup: ['username', 'email', 'password'],
+};
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const validate = (mode: Mode, values: Record<Field, string>, t: Translate): Errors => {
@@ -48,6 +54,13 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const [busy, setBusy] = useState(false);
   useDocumentTitle(t(mode === 'login' ? 'auth.loginTitle' : 'auth.signupTitle'));
 
+  /** Shows the errors at their fields and moves the focus to the first of them on screen. */
+  const showErrors = (found: Errors) => {
+    setErrors(found);
+    const first = FIELDS[mode].find((name) => found[name]);
+    if (first) document.getElementById(`${id}-${first}`)?.focus();
+  };
+
   const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
@@ -57,13 +70,9 @@ export function AuthForm({ mode }: { mode: Mode }) {
       username: String(form.get('username') ?? '').trim(),
     };
     const found = validate(mode, values, t);
-    setErrors(found);
+    showErrors(found);
     setFailure(null);
-    if (Object.keys(found).length > 0) {
-      const first = Object.keys(found)[0];
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
+    if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
       const { accesstoken } =
@@ -77,9 +86,13 @@ export function AuthForm({ mode }: { mode: Mode }) {
       startSession(accesstoken);
       navigate(target, { replace: true });
     } catch (error) {
-      // The server's message is written for people: show it as it is (SPEC.md 8).
-      if (isApiError(error) && error.status === 0) setFailure(t('common.offline'));
-      else if (isApiError(error) && error.message) setFailure(error.message);
+      // The server's message is written for people: show it as it is (SPEC.md 8), at the field
+      // it names (a username or an e-mail address already taken), otherwise above the button.
+      const failed = isApiError(error) ? error : null;
+      const field = FIELDS[mode].find((name) => name === failed?.field);
+      if (field && failed?.message) showErrors({ [field]: failed.message });
+      else if (failed?.status === 0) setFailure(t('common.offline'));
+      else if (failed?.message) setFailure(failed.message);
       else setFailure(t('common.error'));
       setBusy(false);
     }
