@@ -110,7 +110,9 @@ function Profile() {
         <dt>{t('account.name')}</dt>
         <dd lang={textLang(me.data.name)}>{me.data.name}</dd>
         <dt>{t('account.email')}</dt>
-        <dd>{me.data.email}</dd>
+        <dd className={own.email}>
+          <EmailAddress email={me.data.email} />
+        </dd>
         {me.data.author && (
           <>
             <dt className="visually-hidden">{t('account.author')}</dt>
@@ -304,5 +306,21 @@ function LogoutPanel() {
         {t('account.logout')}
       </button>
     </section>
+  );
+}
+
+/**
+ * An e-mail address that may wrap only before its '@', never inside a word; a part wider than
+ * the screen scrolls sideways in its box (AccountPage.module.css `.email`).
+ */
+function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <span>{email}</span>;
+  return (
+    <>
+      <span>{email.slice(0, at)}</span>
+      <wbr />
+      <span>{email.slice(at)}</span>
+    </>
   );
 }
