@@ -67,8 +67,6 @@ export const ENGAGEMENT = {
   /** Comment and reply text, in characters after trimming. */
   commentChars: 2_000,
   reportReasonChars: 500,
-  /** Comments and replies one account may post per minute. */
-  commentsPerMinute: 6,
   /** Mention suggestions shown at once. */
   mentionSuggestions: 8,
   /** Trending counts views over this many days. */

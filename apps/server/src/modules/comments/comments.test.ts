@@ -306,34 +306,7 @@ describe('posting and listing', () => {
       },
     ]);
   });
-
-  it(`allows ${ENGAGEMENT.commentsPerMinute} posts a minute per account, then 429`, async () => {
-    const reader = await t.signup();
-    const first = await postOk(reader, 'one');
-    for (let i = 1; i < ENGAGEMENT.commentsPerMinute - 1; i++) await postOk(reader, `post ${i}`);
-    // Replies count too.
-    expect((await reply(reader, first.commentId, 'a reply counts')).statusCode).toBe(200);
-    const over = await post(reader, 'one too many');
-    expect(over.statusCode).toBe(429);
-    expect(over.json().code).toBe(6);
-    expect(over.json().message).toMatch(/^You are posting quickly\. Please wait \d+ seconds? /);
-    expect((await reply(reader, first.commentId, 'and a reply')).statusCode).toBe(429);
-    expect(await countFor(first.userId)).toBe(ENGAGEMENT.commentsPerMinute);
-    // Another account is not held back.
-    expect((await post(await t.signup(), 'me neither')).statusCode).toBe(200);
-  });
-
-  it('holds the limit when posts arrive at once', async () => {
-    const reader = await t.signup();
-    const answers = await Promise.all(
-      Array.from({ length: ENGAGEMENT.commentsPerMinute + 3 }, (_, i) =>
-        post(reader, `burst ${i}`),
-      ),
-    );
-    const codes = answers.map((a) => a.statusCode).sort();
-    expect(codes.filter((c) => c === 200)).toHaveLength(ENGAGEMENT.commentsPerMinute);
-    expect(codes.filter((c) => c === 429)).toHaveLength(3);
-  });
+  // The posting pace (a token bucket) has its own tests: pace.test.ts.
 });
 
 describe('followers and mentions', () => {

@@ -100,20 +100,6 @@ export const commentsRepo = (db: Db) => {
     lockPoster: (userId: number) =>
       db.execute(sql`select pg_advisory_xact_lock(${POSTING_LOCK}, ${userId})`),
 
-    /**
-     * How many comments and replies the user posted in the last minute (up to `limit`), and in
-     * how many seconds the oldest of those leaves the minute.
-     */
-    recentPosts: async (userId: number, limit: number) => {
-      const r = await one<{ n: number; wait: number | null }>(sql`
-        select count(*)::int as n,
-          ceil(extract(epoch from (min(created_at) + interval '1 minute' - now())))::int as wait
-        from (select created_at from comments
-              where user_id = ${userId} and created_at > now() - interval '1 minute'
-              order by created_at desc limit ${limit}) recent`);
-      return { count: Number(r?.n ?? 0), waitSeconds: Math.max(1, Number(r?.wait ?? 1)) };
-    },
-
     insert: async (v: {
       storyId: number;
       episodeId: number | null;
