@@ -68,15 +68,6 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     setStep(next);
   };
 
-  const sendCode = async (number: string, again: boolean) => {
-    setBusy(true);
-    setFailure(null);
-    setNote(null);
-    try {
-      const answer = await requestMemberCode({ mobile: number, appId: props.appId });
-      setCode('');
-      setFieldError(null);
-      go({
   // A reason about the number or the code (mistyped, expired, used) is said at that field: only
   // the carrier or the server failing gets SPEC.md 8's "unable to subscribe" sentence.
   const fail = (error: unknown, field: RefObject<HTMLInputElement | null>) => {
@@ -86,6 +77,15 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     field.current?.focus();
   };
 
+  const sendCode = async (number: string, again: boolean) => {
+    setBusy(true);
+    setFailure(null);
+    setNote(null);
+    try {
+      const answer = await requestMemberCode({ mobile: number, appId: props.appId });
+      setCode('');
+      setFieldError(null);
+      go({
         name: 'code',
         mobile: number,
         masked: answer.mobile,
