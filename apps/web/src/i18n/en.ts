@@ -531,6 +531,9 @@ export const en = {
   'rating.saving': 'Saving…',
   'rating.saved': 'Thank you! Your rating is saved.',
   'rating.failed': 'We could not save your rating. Please try again.',
+  'rating.clear': 'Clear my rating',
+  'rating.unclap': 'Take a clap back',
+  'rating.cleared': 'Your rating is taken back.',
   'rating.clap': 'Clap',
   'rating.clapsOf': 'of {max} claps',
 
@@ -543,9 +546,6 @@ export const en = {
   'comfort.size1': 'Smaller',
   'comfort.size2': 'Normal',
   'comfort.size3': 'Larger',
-  'rating.clear': 'Clear my rating',
-  'rating.unclap': 'Take a clap back',
-  'rating.cleared': 'Your rating is taken back.',
   'comfort.size4': 'Largest',
   'comfort.spacing': 'Line spacing',
   'comfort.spacing0': 'Compact',
@@ -691,6 +691,10 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.text': 'The page you are looking for is not here. It may have moved.',
   'notFound.home': 'Go to the home page',
+  'guard.left':
+    'We closed the story because its window became too small. Stories are read in a full-size window, which keeps them from being copied. Make the window larger, then go back to the story.',
+  'guard.back': 'Back to the story',
+  'guard.close': 'OK',
 
   'meta.homeTitle': 'Kathamala – Sinhala and English stories, episode by episode',
   'meta.description':

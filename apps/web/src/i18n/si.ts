@@ -526,6 +526,9 @@ export const si: Record<CatalogueKey, string> = {
   'rating.saving': 'සුරකිමින්…',
   'rating.saved': 'ස්තුතියි! ඔබේ ඇගයීම සුරැකිණි.',
   'rating.failed': 'ඔබේ ඇගයීම සුරැකීමට නොහැකි විය. නැවත උත්සාහ කරන්න.',
+  'rating.clear': 'මගේ ඇගයීම ඉවත් කරන්න',
+  'rating.unclap': 'අත්පොළසනක් ආපසු ගන්න',
+  'rating.cleared': 'ඔබේ ඇගයීම ඉවත් කළා.',
   'rating.clap': 'අත්පොළසන්',
   'rating.clapsOf': 'අත්පොළසන් {max}න්',
 
@@ -536,9 +539,6 @@ export const si: Record<CatalogueKey, string> = {
   'comfort.size': 'අකුරු ප්‍රමාණය',
   'comfort.size0': 'ඉතා කුඩා',
   'comfort.size1': 'කුඩා',
-  'rating.clear': 'මගේ ඇගයීම ඉවත් කරන්න',
-  'rating.unclap': 'අත්පොළසනක් ආපසු ගන්න',
-  'rating.cleared': 'ඔබේ ඇගයීම ඉවත් කළා.',
   'comfort.size2': 'සාමාන්‍ය',
   'comfort.size3': 'විශාල',
   'comfort.size4': 'ඉතා විශාල',
@@ -684,6 +684,10 @@ export const si: Record<CatalogueKey, string> = {
   'notFound.title': 'පිටුව හමු නොවීය',
   'notFound.text': 'ඔබ සොයන පිටුව මෙහි නැත. එය වෙනත් තැනකට ගෙන ගොස් තිබිය හැක.',
   'notFound.home': 'මුල් පිටුවට යන්න',
+  'guard.left':
+    'කවුළුව ඉතා කුඩා වූ නිසා අපි කතාව වැසුවෙමු. කතා පිටපත් කිරීම වළක්වනු පිණිස ඒවා කියවනු ලබන්නේ පූර්ණ ප්‍රමාණයේ කවුළුවකය. කවුළුව විශාල කර නැවත කතාවට යන්න.',
+  'guard.back': 'නැවත කතාවට',
+  'guard.close': 'හරි',
 
   'meta.homeTitle': 'කතාමාලා – සිංහල සහ ඉංග්‍රීසි කතා, කොටසින් කොටස',
   'meta.description': 'සිංහල සහ ඉංග්‍රීසි කතා මාලා කොටසින් කොටස කියවන්න. එක්වීම නොමිලේ.',

@@ -17,6 +17,7 @@ import { RatingPanel } from '../features/rating/RatingPanel.tsx';
 import { AlertPanel } from '../features/reader/AlertPanel.tsx';
 import { EpisodePager } from '../features/reader/EpisodePager.tsx';
 import { EpisodeText } from '../features/reader/EpisodeText.tsx';
+import { guardLeftState } from '../features/reader/GuardNotice.tsx';
 import { SeriesLinks } from '../features/reader/SeriesLinks.tsx';
 import { SubscriptionWall } from '../features/reader/SubscriptionWall.tsx';
 import { useReadingProgress } from '../features/reader/useReadingProgress.ts';
@@ -59,8 +60,9 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
   const [guarded, setGuarded] = useState(false);
   const onShrunk = useCallback(() => {
     setGuarded(true);
-    navigate('/', { replace: true });
-  }, [navigate]);
+    // Home says why the reader is there (GuardNotice), with the way back.
+    navigate('/', { replace: true, state: guardLeftState(storyId, partNumber) });
+  }, [navigate, storyId, partNumber]);
   useScreenGuard(true, onShrunk);
 
   // A reader with the episode's text on screen: views and reading progress count (SPEC.md 4).

@@ -5,6 +5,7 @@ import { useContinueReading } from '../api/social.ts';
 import { Cover } from '../components/Cover.tsx';
 import { HydrateLater } from '../components/HydrateLater.tsx';
 import { useSession } from '../features/auth/useSession.ts';
+import { GuardNotice } from '../features/reader/GuardNotice.tsx';
 import { storyLang } from '../features/stories/lang.ts';
 import { CompactStoryList } from '../features/stories/CompactStoryList.tsx';
 import { PagedStoryGrid } from '../features/stories/PagedStoryGrid.tsx';
@@ -34,6 +35,7 @@ export default function HomePage() {
 
   return (
     <div className={styles.page}>
+      <GuardNotice />
       <ContinueReading />
       <HydrateLater>
         <section className={styles.stories} aria-labelledby="stories-heading">
