@@ -402,8 +402,10 @@ export const en = {
   'publish.categoryRule': 'Choose a category.',
   'publish.kind': 'Kind',
   'publish.kind0': 'Story in episodes',
-  'publish.kind2': 'Other writing (type 2)',
-  'publish.kind3': 'Other writing (type 3)',
+  'publish.kind2': 'Collection of short pieces',
+  'publish.kind3': 'Poetry',
+  'publish.kindHint':
+    'A story in episodes is rated with stars, and its episodes end with “To be continued” or “The End”. In a collection or poetry each episode stands on its own and readers clap for it.',
   'publish.ongoing': 'Still being written (episodes end with “To be continued”)',
   'publish.membersOnly': 'Members only (readers need a membership)',
   'publish.releaseDate': 'Release date (optional)',

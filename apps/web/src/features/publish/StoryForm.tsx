@@ -267,12 +267,16 @@ export function StoryForm(props: {
             id={`${id}-kind`}
             className={ui.input}
             value={values.kind}
+            aria-describedby={`${id}-kind-hint`}
             onChange={(e) => set('kind', Number(e.target.value) as Kind)}
           >
             <option value={0}>{t('publish.kind0')}</option>
             <option value={2}>{t('publish.kind2')}</option>
             <option value={3}>{t('publish.kind3')}</option>
           </select>
+          <span className={ui.hint} id={`${id}-kind-hint`}>
+            {t('publish.kindHint')}
+          </span>
         </div>
       </div>
 
