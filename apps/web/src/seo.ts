@@ -3,6 +3,7 @@ import {
   CATEGORIES,
   coverUrl,
   detailsPath,
+  isMissingPart,
   truncateGraphemes,
   type AuthorProfile,
   type AuthorRankings,
@@ -54,11 +55,12 @@ export function metaForUrl(
     type: 'website',
   };
 
-  const details = /^\/details\/(\d+)(?:\/\d+)?\/?$/.exec(pathname);
+  const details = /^\/details\/(\d+)(?:\/(\d+))?\/?$/.exec(pathname);
   if (details) {
     const storyId = Number(details[1]);
     const preview = boot.data[apiPaths.preview(storyId)] as StoryDetails | undefined;
-    if (!preview) return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+    if (!preview || isMissingPart(Number(details[2] ?? 1), preview.numberOfparts))
+      return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
     return {
       title: pageTitle(t, preview.story.title),
       description: truncateGraphemes(preview.story.description, DESCRIPTION_GRAPHEMES, '…'),
@@ -102,6 +104,9 @@ export function metaForUrl(
       canonicalPath: name && slug ? `/category?c=${encodeURIComponent(slug)}` : '/category',
     };
   }
+  // A reader's profile loads in the browser; its page says only what it is, and is not indexed.
+  if (/^\/profile\/\d+\/?$/.test(pathname))
+    return { ...base, title: pageTitle(t, t('profile.reader')), noindex: true };
   const simple: Record<string, MessageKey> = {
     '/search': 'search.title',
     '/login': 'auth.loginTitle',

@@ -5,6 +5,7 @@ import {
   type MembershipDetails,
   type StoryDetails,
   type SubscribeAnswer,
+  type SubscribeBody,
 } from '@kathamala/domain';
 import { apiRequest } from './client.ts';
 import { viewerKey } from './engagement.ts';
@@ -15,8 +16,11 @@ import { viewerKey } from './engagement.ts';
  * tab never sees the previous one's memberships.
  */
 
-/** Asks the carrier to text a code to `mobile` for the app `appId`; answers the refId. */
-export const requestMemberCode = (body: { mobile: string; appId: string }) =>
+/**
+ * Asks the carrier to text a code to `mobile` for the app `appId`; answers the refId. `storyId`:
+ * the story whose wall the reader joins from, counted in its author's Members gained.
+ */
+export const requestMemberCode = (body: SubscribeBody) =>
   apiRequest<SubscribeAnswer>(apiPaths.memberSubscribe(), { method: 'POST', body });
 
 /** The code typed on the wall: activates (or links) the membership. */

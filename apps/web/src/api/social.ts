@@ -137,11 +137,17 @@ export const useAuthorFollow = (authorId: number, enabled: boolean) =>
     retry: false,
   });
 
-/** Toggles following a user (authors included); the answer is the new state. */
-export const toggleFollow = (userId: number) =>
-  apiRequest<FollowAnswer>(apiPaths.follow(), { method: 'PUT', body: { followed_id: userId } });
+/**
+ * Follows a user (authors included) or stops following, as the reader asked: the state itself
+ * is sent, so a repeated or late tap never undoes it. The answer is the new state.
+ */
+export const setFollow = (userId: number, following: boolean) =>
+  apiRequest<FollowAnswer>(apiPaths.follow(), {
+    method: 'PUT',
+    body: { followed_id: userId, following },
+  });
 
-/** After a follow toggle: the author's page and the following list show the server's answer. */
+/** After a follow or unfollow: the author's page and the following list show the server's answer. */
 export const afterFollow = (
   client: QueryClient,
   authorId: number | null,

@@ -1,4 +1,4 @@
-import { MEMBERSHIP_MESSAGES } from '@kathamala/domain';
+import { MEMBERSHIP_MESSAGES, STORY_MESSAGES } from '@kathamala/domain';
 
 /** English UI strings. The keys of this object are the message keys of the app. */
 export const en = {
@@ -111,17 +111,23 @@ export const en = {
   'details.notFound': 'We could not find this story. It may have been removed.',
   'details.loadFailed': 'We could not load this episode just now. Here is the story preview.',
   'details.reading': 'Loading the episode…',
+  'details.notOut': STORY_MESSAGES.notOutYet,
+  'details.opening': 'The opening of episode 1',
 
   'wall.title': 'Log in to keep reading',
   'wall.text':
-    'Join Kathamala free to read every episode, or log in if you already have an account.',
+    'Join Kathamala free to read the rest of this episode, or log in if you already have an account.',
+  'wall.textMembers':
+    'This story is for members. Log in, or join Kathamala free; then become a member for Rs.{fee} a month, charged to your mobile bill.',
   'wall.login': 'Login',
   'wall.join': 'Join',
 
   'sub.title': 'This story is for members',
   'sub.titleEpisode': 'This episode is for members',
-  'sub.fee':
-    'Membership is Rs.{fee} a month, charged to your mobile bill. Members read every members-only story and episode.',
+  'sub.fee': 'Membership is Rs.{fee} a month, charged to your mobile bill.',
+  'sub.opensAuthor': 'This membership opens every members-only story and episode by {name}.',
+  'sub.opensProduct':
+    "This is Kathamala's own membership: it opens the members-only stories and episodes of every author who has no membership of their own.",
   'sub.step1': 'Step 1 of 2',
   'sub.step2': 'Step 2 of 2',
   'sub.mobileLabel': 'Your mobile number',
@@ -169,9 +175,12 @@ export const en = {
 
   'membership.title': 'Memberships',
   'membership.empty':
-    'You have no memberships yet. Open a members-only story and join with your mobile number, or text {keyword} to {code} ({mobitelCode} on Mobitel).',
+    'You have no memberships yet. The wall of a members-only story names the membership that opens it: join there with your mobile number, or by SMS as it says.',
   'membership.joinAgain':
-    'To join again, open a members-only story and enter your mobile number, or text {keyword} to {code} ({mobitelCode} on Mobitel).',
+    'To join again, text {keyword} to {code} ({mobitelCode} on Mobitel), or enter your mobile number on the wall of a story it opens.',
+  'membership.opensAuthor': 'Opens the members-only stories and episodes by {name}.',
+  'membership.opensProduct':
+    'Opens the members-only stories and episodes of every author who has no membership of their own.',
   'membership.mobile': 'Mobile',
   'membership.since': 'Member since',
   'membership.status': 'Status',
@@ -257,6 +266,10 @@ export const en = {
   'account.logout': 'Log out',
 
   'author.label': 'Author',
+  'profile.reader': 'Reader',
+  'profile.since': 'Reading on Kathamala since {date}',
+  'profile.authorPage': 'Their stories as an author',
+  'profile.notFound': 'We could not find this reader.',
   'author.stories': 'Stories by {name}',
   'author.count#one': '{n} story',
   'author.count#other': '{n} stories',
@@ -637,7 +650,6 @@ export const en = {
   'bookmarks.continueLabel': 'Continue {title} at part {n}',
 
   'continue.title': 'Continue reading',
-  'continue.part': 'Part {n}',
 
   'account.following': 'Following',
   'account.followingEmpty':

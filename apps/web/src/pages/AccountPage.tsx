@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths, LIMITS, type Me, type UiLang } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import { changeUsername, refreshToken, useMe } from '../api/queries.ts';
-import { afterFollow, toggleFollow, useFollowing, type FollowingItem } from '../api/social.ts';
+import { afterFollow, setFollow, useFollowing, type FollowingItem } from '../api/social.ts';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { MailingListSection } from '../features/account/MailingListSection.tsx';
@@ -185,7 +185,7 @@ function FollowingRow({ item }: { item: FollowingItem }) {
   const queryClient = useQueryClient();
   const name = item.authorName ?? item.username;
   const mutation = useMutation({
-    mutationFn: () => toggleFollow(item.userId),
+    mutationFn: () => setFollow(item.userId, false),
     onSuccess: (answer) => afterFollow(queryClient, item.authorId, answer),
   });
   return (

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPaths, formatCount, graphemes } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import { useAuthorStories, useMe } from '../api/queries.ts';
-import { afterFollow, toggleFollow, useAuthorFollow } from '../api/social.ts';
+import { afterFollow, setFollow, useAuthorFollow } from '../api/social.ts';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { useServerStatus } from '../config.tsx';
@@ -63,9 +63,7 @@ function AuthorView({ authorId }: { authorId: number }) {
           <h1 className={styles.name} lang={nameLang}>
             {name}
           </h1>
-          <p className={styles.count}>
-            {t('author.count', { n: stories.length })}
-          </p>
+          <p className={styles.count}>{t('author.count', { n: stories.length })}</p>
           <FollowBar authorId={authorId} />
         </div>
         {bio && (
@@ -107,7 +105,7 @@ function FollowBar({ authorId }: { authorId: number }) {
   const queryClient = useQueryClient();
   const userId = state.data?.userId ?? null;
   const mutation = useMutation({
-    mutationFn: () => toggleFollow(userId!),
+    mutationFn: (following: boolean) => setFollow(userId!, following),
     onSuccess: (answer) => afterFollow(queryClient, authorId, answer),
   });
   const data = state.data;
@@ -135,7 +133,7 @@ function FollowBar({ authorId }: { authorId: number }) {
           type="button"
           className={data.following ? ui.buttonSecondary : ui.button}
           disabled={mutation.isPending}
-          onClick={() => mutation.mutate()}
+          onClick={() => mutation.mutate(!data.following)}
         >
           {t(data.following ? 'author.following' : 'author.follow')}
         </button>

@@ -10,7 +10,7 @@ import { storyLang, textLang } from '../features/stories/lang.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
-import { continuePart, resumeHash } from './readingPlace.ts';
+import { readingPlace } from './readingPlace.ts';
 import styles from './BookmarksPage.module.css';
 
 const HERE = '/bookmarks/';
@@ -87,7 +87,7 @@ function BookmarkRow({ item }: { item: BookmarkItem }) {
   const id = useId();
   const { story, progress } = item;
   const lang = storyLang(story.language);
-  const part = continuePart(progress, story.numberOfparts);
+  const place = readingPlace(story.storyId, progress, story.numberOfparts);
   return (
     <li className={styles.item}>
       <Cover storyId={story.storyId} alt="" width={72} className={styles.cover} />
@@ -102,15 +102,15 @@ function BookmarkRow({ item }: { item: BookmarkItem }) {
         </p>
         <p className={styles.where}>
           {progress
-            ? t('bookmarks.at', { n: progress.partNumber, total: story.numberOfparts })
+            ? t('bookmarks.at', { n: place.part, total: place.total })
             : t('bookmarks.notStarted')}
         </p>
       </div>
       <Link
         className={`${ui.button} ${styles.continue}`}
-        to={detailsPath(story.storyId, part) + resumeHash(progress, part)}
+        to={place.href}
         aria-label={
-          progress ? t('bookmarks.continueLabel', { title: story.title, n: part }) : undefined
+          progress ? t('bookmarks.continueLabel', { title: story.title, n: place.part }) : undefined
         }
         aria-describedby={progress ? undefined : `${id}-title`}
       >

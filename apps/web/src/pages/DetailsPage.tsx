@@ -1,6 +1,12 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { apiPaths, episodeFooter, ResultCode, type StoryDetails } from '@kathamala/domain';
+import {
+  apiPaths,
+  episodeFooter,
+  isMissingPart,
+  ResultCode,
+  type StoryDetails,
+} from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import { useAuthorStories, usePart, usePreview } from '../api/queries.ts';
 import { Cover } from '../components/Cover.tsx';
@@ -8,6 +14,7 @@ import { HydrateLater } from '../components/HydrateLater.tsx';
 import { useServerStatus } from '../config.tsx';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonBlock, SkeletonLines } from '../components/Skeleton.tsx';
+import { formatFullDate } from '../features/account/format.ts';
 import { useSession } from '../features/auth/useSession.ts';
 import { BookmarkButton } from '../features/bookmarks/BookmarkButton.tsx';
 import { ComfortButton } from '../features/comfort/ComfortButton.tsx';
@@ -47,14 +54,19 @@ export default function DetailsPage() {
 }
 
 function StoryView({ storyId, partNumber }: { storyId: number; partNumber: number }) {
-  const { t } = useI18n();
+  const { t, lang: uiLang } = useI18n();
   const navigate = useNavigate();
   const session = useSession();
   const isReader = session.status === 'reader';
   // The server already found no such story: say so at once instead of asking again.
   const missing = useServerStatus() === 404;
   const preview = usePreview(storyId, !missing);
-  const part = usePart(storyId, partNumber, isReader);
+  // A story not out yet, or a part past its last, has no text to ask for (the preview says so).
+  const noText =
+    preview.data !== undefined &&
+    (preview.data.story.releaseDate !== undefined ||
+      isMissingPart(partNumber, preview.data.numberOfparts));
+  const part = usePart(storyId, partNumber, isReader && !noText);
 
   // Anti-copy guard (SPEC.md 2): a shrunken window clears the text and leaves for the home page.
   const [guarded, setGuarded] = useState(false);
@@ -73,10 +85,15 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
 
   // The full details answer when there is one, the public preview otherwise (SPEC.md 4).
   const details: StoryDetails | undefined = part.data ?? preview.data;
+  // No such part (0, or past the last one): no page, as the server answered (404, the same page).
+  const missingPart = details !== undefined && isMissingPart(partNumber, details.numberOfparts);
   useDocumentTitle(
-    details?.story.title ?? (preview.isError || missing ? t('notFound.title') : undefined),
+    missingPart
+      ? t('notFound.title')
+      : (details?.story.title ?? (preview.isError || missing ? t('notFound.title') : undefined)),
   );
 
+  if (missingPart) return <NotFoundPage />;
   if (!details) {
     // A disabled query also counts as pending: only a reader's part can still be on its way.
     const waitingForPart = isReader && part.isPending;
@@ -94,6 +111,7 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
 
   const { story, author } = details;
   const lang = storyLang(story.language);
+  const opening = partNumber === 1 ? details.part.opening : undefined;
   const subscriptionNeeded =
     (isApiError(part.error) && part.error.code === ResultCode.subscriptionRequired) ||
     (part.isSuccess &&
@@ -102,13 +120,41 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
 
   let reading: ReactNode;
   if (guarded) reading = null;
+  else if (story.releaseDate !== undefined)
+    // Not out yet: its day and the server's sentence, for everyone; nothing to page through.
+    reading = (
+      <div className={`${styles.wall} ${styles.upcoming}`} role="status">
+        <p className={styles.releaseDate}>
+          <time dateTime={story.releaseDate}>
+            {t('story.releases', { date: formatFullDate(story.releaseDate, uiLang) })}
+          </time>
+        </p>
+        <p>{t('details.notOut')}</p>
+      </div>
+    );
   else if (session.status === 'unknown' || session.status === 'visitor') {
-    // Server render and hydration: the wall for visitors, a placeholder for readers (CSS picks).
-    // Once a visitor is known the wall stays where it is (one class less), not made again.
+    // Server render and hydration: the opening of part 1 of a free story and the wall for
+    // visitors (so search engines and share previews read it), a placeholder for readers (CSS
+    // picks). Once a visitor is known the wall stays where it is (one class less).
     const known = session.status === 'visitor';
     reading = (
       <>
-        <VisitorWall storyId={storyId} className={known ? undefined : 'visitor-only'} />
+        <div className={known ? styles.visitorReading : `${styles.visitorReading} visitor-only`}>
+          {opening && (
+            <section className={styles.openingPart} aria-labelledby="opening-label">
+              <p className={styles.episodeNumber} id="opening-label">
+                {t('details.opening')}
+              </p>
+              {details.part.title && (
+                <h2 className={styles.episodeTitle} lang={lang}>
+                  {details.part.title}
+                </h2>
+              )}
+              <EpisodeText content={opening} lang={lang} opening />
+            </section>
+          )}
+          <VisitorWall storyId={storyId} membersOnly={story.membersOnly} />
+        </div>
         {!known && (
           <div className="reader-only">
             <SkeletonLines lines={8} />
@@ -118,13 +164,7 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
     );
   } else if (part.isPending) reading = <SkeletonLines lines={8} label={t('details.reading')} />;
   else if (subscriptionNeeded)
-    reading = (
-      <SubscriptionWall
-        keyword={author.keyword}
-        appId={author.appId}
-        episode={!story.membersOnly}
-      />
-    );
+    reading = <SubscriptionWall storyId={storyId} author={author} episode={!story.membersOnly} />;
   else if (part.isSuccess && part.data.part.content !== undefined) {
     const footer = episodeFooter(story, part.data.part.partNumber === details.numberOfparts);
     reading = (
@@ -206,12 +246,14 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
                   {t('story.by', { name: author.name })}
                 </Link>
               </p>
-              <StoryMeta
-                reads={story.reads}
-                rating={story.rating}
-                parts={details.numberOfparts}
-                ongoing={story.ongoing}
-              />
+              {story.releaseDate === undefined && (
+                <StoryMeta
+                  reads={story.reads}
+                  rating={story.rating}
+                  parts={details.numberOfparts}
+                  ongoing={story.ongoing}
+                />
+              )}
               {story.membersOnly && <MembersBadge />}
               {isReader && part.isSuccess && (
                 <BookmarkButton storyId={storyId} bookmarked={part.data.bookmarked} />

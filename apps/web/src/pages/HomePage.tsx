@@ -1,5 +1,4 @@
 import { Link, useSearchParams } from 'react-router';
-import { detailsPath } from '@kathamala/domain';
 import { usePremium, useStoryList, useUpcoming } from '../api/queries.ts';
 import { useContinueReading } from '../api/social.ts';
 import { Cover } from '../components/Cover.tsx';
@@ -15,7 +14,7 @@ import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import ui from '../components/ui.module.css';
 import { listHref, ONGOING, parseOngoing, parsePage, parseSort, SORTS } from './listParams.ts';
-import { continuePart, resumeHash } from './readingPlace.ts';
+import { readingPlace } from './readingPlace.ts';
 import styles from '../components/page.module.css';
 import own from './HomePage.module.css';
 
@@ -116,19 +115,17 @@ function ContinueReading() {
       </h2>
       <ul className={own.row}>
         {list.map(({ story, progress }) => {
-          const part = continuePart(progress, story.numberOfparts);
+          const place = readingPlace(story.storyId, progress, story.numberOfparts);
           return (
             <li key={story.storyId} className={own.item}>
               <Cover storyId={story.storyId} alt="" width={48} className={own.cover} />
               <div className={own.body}>
-                <Link
-                  to={detailsPath(story.storyId, part) + resumeHash(progress, part)}
-                  className={own.link}
-                  lang={storyLang(story.language)}
-                >
+                <Link to={place.href} className={own.link} lang={storyLang(story.language)}>
                   {story.title}
                 </Link>
-                <span className={own.part}>{t('continue.part', { n: part })}</span>
+                <span className={own.part}>
+                  {t('bookmarks.at', { n: place.part, total: place.total })}
+                </span>
               </div>
             </li>
           );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { continuePart, resumeHash } from './readingPlace.ts';
+import { continuePart, readingPlace, resumeHash } from './readingPlace.ts';
 
 const at = (partNumber: number, position: number) => ({
   partNumber,
@@ -29,5 +29,22 @@ describe('resumeHash', () => {
     expect(resumeHash(at(3, 0.01), 3)).toBe('');
     expect(resumeHash(at(5, 0.99), 5)).toBe('');
     expect(resumeHash(null, 1)).toBe('');
+  });
+});
+
+describe('readingPlace (what /bookmarks/ and home both say)', () => {
+  it('names the part Continue opens, not the part last touched', () => {
+    // Finished part 1 of 4: both lists say part 2 and open it from the top.
+    expect(readingPlace(7, at(1, 0.99), 4)).toEqual({
+      part: 2,
+      total: 4,
+      href: '/details/7/2/',
+    });
+    expect(readingPlace(7, at(3, 0.5), 4)).toEqual({
+      part: 3,
+      total: 4,
+      href: '/details/7/3/#at=0.5',
+    });
+    expect(readingPlace(7, null, 0)).toEqual({ part: 1, total: 1, href: '/details/7/1/' });
   });
 });

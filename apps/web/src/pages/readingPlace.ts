@@ -1,4 +1,4 @@
-import type { Progress } from '@kathamala/domain';
+import { detailsPath, type Progress } from '@kathamala/domain';
 
 /** Past this far down an episode the reader has finished it. */
 export const FINISHED_POSITION = 0.95;
@@ -22,4 +22,21 @@ export function resumeHash(progress: Progress | null, part: number): string {
   if (!progress || progress.partNumber !== part) return '';
   const at = Math.round(progress.position * 1000) / 1000;
   return at > 0.02 && at < FINISHED_POSITION ? `#at=${at}` : '';
+}
+
+/**
+ * Where a reader is in a story, as every list that offers Continue says it: the part Continue
+ * opens (the one source of truth for /bookmarks/ and home's Continue reading) and its address.
+ */
+export function readingPlace(
+  storyId: number,
+  progress: Progress | null,
+  numberOfparts: number,
+): { part: number; total: number; href: string } {
+  const part = continuePart(progress, numberOfparts);
+  return {
+    part,
+    total: Math.max(1, numberOfparts),
+    href: detailsPath(storyId, part) + resumeHash(progress, part),
+  };
 }

@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   FEE_RUPEES_PER_MONTH,
-  PRODUCT_KEYWORD,
+  PRODUCT_APP_ID,
   SHORT_CODES,
   type Membership,
 } from '@kathamala/domain';
@@ -18,16 +18,11 @@ import ui from '../../components/ui.module.css';
 import page from '../../components/page.module.css';
 import own from './account.module.css';
 
-const joinVars = {
-  keyword: PRODUCT_KEYWORD,
-  code: SHORT_CODES.default,
-  mobitelCode: SHORT_CODES.mobitel,
-};
-
 /**
- * The reader's memberships (GET member/details): app, masked mobile, since, status, next charge
- * and fee, each with Leave behind a confirm step. Leaving tells the carrier (UNREG) and the list
- * follows the server's answer.
+ * The reader's memberships (GET member/details): app, whose stories it opens, masked mobile,
+ * since, status, next charge and fee, each with Leave behind a confirm step. Leaving tells the
+ * carrier (UNREG) and the list follows the server's answer; an ended one says how to join it
+ * again with its own keyword (membership is per app: SPEC.md 3).
  */
 export function MembershipsSection() {
   const { t } = useI18n();
@@ -45,18 +40,13 @@ export function MembershipsSection() {
       ) : query.isError ? (
         <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />
       ) : query.data.memberships.length === 0 ? (
-        <p className={ui.hint}>{t('membership.empty', joinVars)}</p>
+        <p className={ui.hint}>{t('membership.empty')}</p>
       ) : (
-        <>
-          <ul className={own.memberships}>
-            {query.data.memberships.map((m) => (
-              <MembershipItem key={m.appId} membership={m} onLeft={setLeft} />
-            ))}
-          </ul>
-          {query.data.memberships.every((m) => m.status === 'ended') && (
-            <p className={ui.hint}>{t('membership.joinAgain', joinVars)}</p>
-          )}
-        </>
+        <ul className={own.memberships}>
+          {query.data.memberships.map((m) => (
+            <MembershipItem key={m.appId} membership={m} onLeft={setLeft} />
+          ))}
+        </ul>
       )}
       <p role="status" className={own.done}>
         {left && t('membership.left', { name: left })}
@@ -105,6 +95,11 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
         </h3>
         <span className={`${own.status} ${own[m.status]}`}>{t(`membership.${m.status}`)}</span>
       </div>
+      <p className={own.opens}>
+        {m.appId === PRODUCT_APP_ID
+          ? t('membership.opensProduct')
+          : t('membership.opensAuthor', { name: m.name })}
+      </p>
       <dl className={page.facts}>
         <dt>{t('membership.mobile')}</dt>
         <dd className={own.mobile}>{m.mobile}</dd>
@@ -116,6 +111,15 @@ function MembershipItem(props: { membership: Membership; onLeft: (name: string) 
         <dd>{t('membership.feeValue', { fee })}</dd>
       </dl>
       <p className={ui.hint}>{t('membership.keyword', { keyword: m.keyword })}</p>
+      {m.status === 'ended' && (
+        <p className={ui.hint}>
+          {t('membership.joinAgain', {
+            keyword: m.keyword,
+            code: SHORT_CODES.default,
+            mobitelCode: SHORT_CODES.mobitel,
+          })}
+        </p>
+      )}
       {canLeave && !confirming && (
         <div>
           <button

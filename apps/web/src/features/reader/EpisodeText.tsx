@@ -20,13 +20,20 @@ function renderRun(run: EpisodeRun, key: number): ReactNode {
 /**
  * An episode's text in the story's language. The stored HTML is parsed into blocks and built
  * as React elements, never injected: nothing an author typed can run in a reader's page.
+ * `opening`: only the first words of part 1 (a visitor's preview), which fade out to the wall.
  */
 export const EpisodeText = memo(function EpisodeText(props: {
   content: string;
   lang: 'si' | 'en';
+  opening?: boolean;
 }) {
+  const mark = props.opening ? { 'data-opening': '' } : { 'data-episode-text': '' };
   return (
-    <div className={styles.text} lang={props.lang} data-episode-text="">
+    <div
+      className={props.opening ? `${styles.text} ${styles.opening}` : styles.text}
+      lang={props.lang}
+      {...mark}
+    >
       {parseEpisodeHtml(props.content).map((block, i) =>
         block.type === 'break' ? (
           <hr key={i} className={styles.sceneBreak} />

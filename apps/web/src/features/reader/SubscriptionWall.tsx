@@ -13,6 +13,7 @@ import {
   FEE_RUPEES_PER_MONTH,
   MEMBERSHIP,
   normalizeMobile,
+  PRODUCT_APP_ID,
   RELOAD_AFTER_SUBSCRIBE_MS,
   SHORT_CODES,
 } from '@kathamala/domain';
@@ -20,6 +21,7 @@ import { requestMemberCode, verifyMemberCode } from '../../api/membership.ts';
 import { refreshToken } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { storeToken } from '../auth/session.ts';
+import { textLang } from '../stories/lang.ts';
 import { carrierHint, codeDigits, failureDetail, RETRY_MINUTES, unbroken } from './joinRules.ts';
 import ui from '../../components/ui.module.css';
 import styles from './reader.module.css';
@@ -38,8 +40,15 @@ const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, 
  * says), step 2 the code from the SMS. Success refreshes the token and reloads the page after
  * RELOAD_AFTER_SUBSCRIBE_MS so the episode opens. Joining by SMS with the author's keyword is
  * offered too; a number joined that way is linked to the account by the same two steps.
+ * Membership is per app (the author's own, or Kathamala's for authors without one): the wall
+ * says whose stories it opens, and the join is counted for this story (authors' statistics).
  */
-export function SubscriptionWall(props: { keyword: string; appId: string; episode?: boolean }) {
+export function SubscriptionWall(props: {
+  storyId: number;
+  author: { name: string; keyword: string; appId: string };
+  episode?: boolean;
+}) {
+  const { appId } = props.author;
   const { t } = useI18n();
   const id = useId();
   const queryClient = useQueryClient();
@@ -82,7 +91,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     setFailure(null);
     setNote(null);
     try {
-      const answer = await requestMemberCode({ mobile: number, appId: props.appId });
+      const answer = await requestMemberCode({ mobile: number, appId, storyId: props.storyId });
       setCode('');
       setFieldError(null);
       go({
@@ -130,7 +139,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     setNote(null);
     setBusy(true);
     try {
-      await verifyMemberCode({ mfaCode, appId: props.appId, refId: step.refId });
+      await verifyMemberCode({ mfaCode, appId, refId: step.refId });
     } catch (error) {
       fail(error, codeRef);
       setBusy(false);
@@ -149,7 +158,7 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
     window.location.reload();
   };
 
-  const keyword = <strong className={styles.keyword}>{props.keyword}</strong>;
+  const keyword = <strong className={styles.keyword}>{props.author.keyword}</strong>;
   const fill = (text: string, shortCode: string): ReactNode => {
     const [before, after] = text.replace('{code}', shortCode).split('{keyword}');
     return (
@@ -178,6 +187,15 @@ export function SubscriptionWall(props: { keyword: string; appId: string; episod
           {t('membership.feeValue', { fee: FEE_RUPEES_PER_MONTH })}
         </span>
         <span>{t('sub.fee', { fee: FEE_RUPEES_PER_MONTH })}</span>
+      </p>
+      <p className={own.opens}>
+        {appId === PRODUCT_APP_ID ? (
+          t('sub.opensProduct')
+        ) : (
+          <span lang={textLang(props.author.name)}>
+            {t('sub.opensAuthor', { name: props.author.name })}
+          </span>
+        )}
       </p>
 
       {step.name === 'mobile' && (
