@@ -59,6 +59,7 @@ const SearchPage = lazyPage('src/pages/SearchPage.tsx', () => import('./pages/Se
 // The publishing workspace carries the editor (TipTap): only authors ever download it.
 const PublishPage = lazyPage('src/pages/PublishPage.tsx', () => import('./pages/PublishPage.tsx'));
 const AuthorPage = lazyPage('src/pages/AuthorPage.tsx', () => import('./pages/AuthorPage.tsx'));
+const ProfilePage = lazyPage('src/pages/ProfilePage.tsx', () => import('./pages/ProfilePage.tsx'));
 const StatisticsPage = lazyPage(
   'src/pages/StatisticsPage.tsx',
   () => import('./pages/StatisticsPage.tsx'),
@@ -93,6 +94,7 @@ export const routes: RouteObject[] = [
       { path: 'search', element: <SearchPage /> },
       { path: 'publish/story', element: <PublishPage /> },
       { path: 'author/:authorId', element: <AuthorPage /> },
+      { path: 'profile/:userId', element: <ProfilePage /> },
       { path: 'statistics', element: <StatisticsPage /> },
       { path: 'bookmarks', element: <BookmarksPage /> },
       { path: 'leaderboard', element: <LeaderboardPage /> },

@@ -63,6 +63,10 @@ export const apiPaths = {
   follow: () => '/api/v1/community/user/follow',
   /** GET: whom the viewer follows. */
   following: () => '/api/v1/community/user/following',
+  /** GET: a reader's public profile (name, since, author page if any). */
+  userProfile: (userId: number) => `/api/v1/community/user/profile/${userId}`,
+  /** The page of a person a comment mentions: their author page, or their reader profile. */
+  profilePage: (userId: number) => `/profile/${userId}/`,
   /** GET: an author's followers count and whether the viewer follows them. */
   authorFollow: (authorId: number) => `/api/v1/community/author/${authorId}/follow`,
   notifications: () => '/api/v1/firebase/notifications/',

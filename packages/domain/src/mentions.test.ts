@@ -3,6 +3,7 @@ import {
   MAX_MENTIONS,
   activeMention,
   insertMention,
+  mentionParts,
   resolveMentions,
   suggestMentions,
 } from './mentions.ts';
@@ -65,6 +66,46 @@ describe('resolveMentions', () => {
 
   it('does not treat the text as markup', () => {
     expect(resolveMentions('<b>@Amali</b>', people).userIds).toEqual([5]);
+  });
+});
+
+describe('mentionParts', () => {
+  it('cuts the text at each mention of the people recorded, longest name first', () => {
+    expect(mentionParts('Thanks @Kasun Perera and @amali!', people)).toEqual([
+      { text: 'Thanks ' },
+      { text: '@Kasun Perera', userId: 2 },
+      { text: ' and ' },
+      { text: '@amali', userId: 5 },
+      { text: '!' },
+    ]);
+  });
+
+  it('finds Sinhala names with or without the joiner, as written', () => {
+    expect(mentionParts('@ශ්රී ලංකා හොඳයි', people)).toEqual([
+      { text: '@ශ්රී ලංකා', userId: 4 },
+      { text: ' හොඳයි' },
+    ]);
+  });
+
+  it('leaves alone who was not mentioned, e-mail addresses and markup', () => {
+    expect(mentionParts('@Ruwan mail amali@example.com', people)).toEqual([
+      { text: '@Ruwan mail amali@example.com' },
+    ]);
+    expect(mentionParts('<b>@Amali</b>', [{ userId: 5, username: 'Amali' }])).toEqual([
+      { text: '<b>' },
+      { text: '@Amali', userId: 5 },
+      { text: '</b>' },
+    ]);
+    expect(mentionParts('', people)).toEqual([{ text: '' }]);
+  });
+
+  it('joins back into the text it was cut from', () => {
+    const text = '@Kasun, @Kasun Perera; @නිමාලි.\n@Amali';
+    expect(
+      mentionParts(text, people)
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(text);
   });
 });
 

@@ -68,6 +68,33 @@ const oneWord = (rest: string): string | null => {
   return n >= LIMITS.usernameMinChars && n <= LIMITS.usernameMaxChars ? word : null;
 };
 
+/**
+ * Known names folded like `mentionKey`, each with its people; the keys longest first, so
+ * 'Kasun Perera' wins over 'Kasun' for '@Kasun Perera'.
+ */
+const nameIndex = (candidates: readonly MentionCandidate[], exclude?: number) => {
+  const byKey = new Map<string, number[]>();
+  for (const c of candidates) {
+    const key = mentionKey(c.username);
+    if (!key || c.userId === exclude) continue;
+    const ids = byKey.get(key) ?? [];
+    if (!ids.includes(c.userId)) ids.push(c.userId);
+    byKey.set(key, ids);
+  }
+  return { byKey, keys: [...byKey.keys()].sort((a, b) => b.length - a.length) };
+};
+
+/**
+ * The known name an '@' at `start` mentions: the longest one the text continues with (case and
+ * joiners aside) that ends at a space, punctuation or the end; with where the mention ends.
+ */
+const nameAt = (text: string, start: number, keys: readonly string[]) => {
+  const rest = text.slice(start + 1, start + 1 + LIMITS.usernameMaxChars * 4);
+  const { folded, ends } = foldWithEnds(rest);
+  const key = keys.find((k) => folded.startsWith(k) && NAME_END.test(rest.slice(ends[k.length])));
+  return { rest, match: key === undefined ? null : { key, end: start + 1 + ends[key.length]! } };
+};
+
 export interface ResolvedMentions {
   /** Candidates the text mentions, in the order they appear, each once. */
   userIds: number[];
@@ -86,31 +113,44 @@ export function resolveMentions(
   candidates: readonly MentionCandidate[],
   exclude?: number,
 ): ResolvedMentions {
-  const byKey = new Map<string, number[]>();
-  for (const c of candidates) {
-    const key = mentionKey(c.username);
-    if (!key || c.userId === exclude) continue;
-    const ids = byKey.get(key) ?? [];
-    if (!ids.includes(c.userId)) ids.push(c.userId);
-    byKey.set(key, ids);
-  }
-  // Longest first, so 'Kasun Perera' wins over 'Kasun' for '@Kasun Perera'.
-  const keys = [...byKey.keys()].sort((a, b) => b.length - a.length);
+  const { byKey, keys } = nameIndex(candidates, exclude);
   const userIds: number[] = [];
   const unresolved: string[] = [];
   for (const start of mentionStarts(text)) {
     if (userIds.length + unresolved.length >= MAX_MENTIONS) break;
-    const rest = text.slice(start + 1, start + 1 + LIMITS.usernameMaxChars * 4);
-    const { folded, ends } = foldWithEnds(rest);
-    const key = keys.find((k) => folded.startsWith(k) && NAME_END.test(rest.slice(ends[k.length])));
-    if (key) {
-      for (const id of byKey.get(key)!) if (!userIds.includes(id)) userIds.push(id);
+    const { rest, match } = nameAt(text, start, keys);
+    if (match) {
+      for (const id of byKey.get(match.key)!) if (!userIds.includes(id)) userIds.push(id);
       continue;
     }
     const word = oneWord(rest);
     if (word && !unresolved.some((w) => mentionKey(w) === mentionKey(word))) unresolved.push(word);
   }
   return { userIds: userIds.slice(0, MAX_MENTIONS), unresolved };
+}
+
+/** A piece of a comment's text: as written, or one '@name' that mentions `userId`. */
+export type MentionPart = { text: string; userId?: undefined } | { text: string; userId: number };
+
+/**
+ * A posted comment's text cut at its mentions of `mentioned` (the people the server recorded),
+ * found by the rules `resolveMentions` uses, so the page can show each one as a link to the
+ * person. Pieces are text, never markup; joined, they are the text again.
+ */
+export function mentionParts(text: string, mentioned: readonly MentionCandidate[]): MentionPart[] {
+  const { byKey, keys } = nameIndex(mentioned);
+  const parts: MentionPart[] = [];
+  let at = 0;
+  for (const start of mentionStarts(text)) {
+    if (start < at) continue;
+    const { match } = nameAt(text, start, keys);
+    if (!match) continue;
+    if (start > at) parts.push({ text: text.slice(at, start) });
+    parts.push({ text: text.slice(start, match.end), userId: byKey.get(match.key)![0]! });
+    at = match.end;
+  }
+  if (at < text.length || parts.length === 0) parts.push({ text: text.slice(at) });
+  return parts;
 }
 
 /** The mention being typed at the caret: where its '@' is and what follows it so far. */

@@ -80,6 +80,15 @@ export const CommentsQuery = Type.Object({
 });
 
 /** One comment or reply exactly as SPEC.md 3 names its fields; text is always shown as text. */
+/** Someone a comment mentions (as recorded when it was posted): the page links '@name' to them. */
+export const Mentioned = Type.Object({
+  userId: Type.Integer(),
+  username: Type.String(),
+  /** Their author page's id when they are an author (the link goes there), else null. */
+  authorId: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type Mentioned = Static<typeof Mentioned>;
+
 export const Comment = Type.Object({
   commentId: Type.Integer(),
   storyId: Type.Integer(),
@@ -100,6 +109,8 @@ export const Comment = Type.Object({
   replies: Type.Array(Type.Unknown()),
   /** The writer's user id, so a mention can name them. */
   userId: Type.Integer(),
+  /** The people it mentions, each once. */
+  mentions: Type.Array(Mentioned),
 });
 export type Comment = Static<typeof Comment>;
 
@@ -160,6 +171,16 @@ export const FollowingItem = Type.Object({
   authorName: Type.Union([Type.String(), Type.Null()]),
 });
 export const FollowingList = Type.Object({ list: Type.Array(FollowingItem) });
+/** A reader's public profile: the page a mention of them links to (authors have theirs). */
+export const UserProfile = Type.Object({
+  userId: Type.Integer(),
+  username: Type.String(),
+  /** When they joined (ISO 8601). */
+  since: Type.String(),
+  /** Their author page's id when they are an author, else null. */
+  authorId: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type UserProfile = Static<typeof UserProfile>;
 /** An author's follow state for the author page (followers count for everyone). */
 export const FollowState = Type.Object({
   userId: Type.Union([Type.Integer(), Type.Null()]),

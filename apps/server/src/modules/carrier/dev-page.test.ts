@@ -210,7 +210,7 @@ it('is not there when a real carrier is configured', async () => {
 
 describe('in the whole server', () => {
   it('answers the page to this machine, and refuses it (not from any cache) to another', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({ DEMO_SEED: '0' });
     try {
       const get = (remoteAddress: string, url = '/dev/sms/') =>
         t.app.inject({ method: 'GET', url, remoteAddress, headers: { accept: 'text/html' } });
@@ -224,5 +224,5 @@ describe('in the whole server', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 });

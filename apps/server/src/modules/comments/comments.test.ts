@@ -181,6 +181,7 @@ describe('posting and listing', () => {
       rating: null,
       replies: [],
       userId,
+      mentions: [],
     });
     expect(second.createdDate).toMatch(/^\d{2}-\d{2}-\d{2} (0\d|1[0-2]):[0-5]\d:[0-5]\d (am|pm)$/);
 
@@ -375,6 +376,29 @@ describe('followers and mentions', () => {
     // Usernames are unique as readers see them, so a name names one person or nobody.
     const nobody = await postOk(writer, `Which @Nobody${Date.now().toString(36)}?`);
     expect(await mentioned(nobody.commentId)).toEqual([]);
+  });
+
+  it('answers whom each comment mentions, with the author page of an author', async () => {
+    const reader = await t.signup();
+    const readerName = await nameOf(reader);
+    await postOk(reader, 'In the conversation');
+    const author = await t.login(free.authorEmail, DEMO_PASSWORD);
+    const [authorRow] = await rows<{ userId: number; authorId: number; username: string }>(sql`
+      select u.id as "userId", a.id as "authorId", u.username from users u
+        join authors a on a.user_id = u.id where u.email = ${free.authorEmail}`);
+    const writer = await t.signup();
+    const posted = await postOk(
+      writer,
+      `@${readerName} look, @${authorRow!.username.toLowerCase()} answered`,
+    );
+    const expected = [
+      { userId: await userIdOf(reader), username: readerName, authorId: null },
+      { userId: authorRow!.userId, username: authorRow!.username, authorId: authorRow!.authorId },
+    ].sort((a, b) => a.userId - b.userId);
+    expect(posted.mentions).toEqual(expected);
+    const listed = (await list(author)).comments.find((c) => c.commentId === posted.commentId);
+    expect(listed!.mentions).toEqual(expected);
+    expect((await postOk(writer, 'No one here')).mentions).toEqual([]);
   });
 
   it('mentions the writer of the reply being answered', async () => {

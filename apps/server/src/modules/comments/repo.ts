@@ -13,6 +13,8 @@ export interface CommentRow {
   createdAt: Date | string;
   /** The writer's rating of the story, if they gave one. */
   rating: number | null;
+  /** Who it mentions, with their author id if they are one. */
+  mentions: { userId: number; username: string; authorId: number | null }[];
 }
 
 /** What the rules need to know about one comment. */
@@ -27,7 +29,12 @@ export interface CommentRef {
 
 const listColumns = sql`c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
   c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
-  c.created_at as "createdAt", r.rating`;
+  c.created_at as "createdAt", r.rating,
+  (select coalesce(json_agg(json_build_object('userId', m.user_id, 'username', mu.username,
+      'authorId', ma.id) order by m.user_id), '[]')
+    from comment_mentions m join users mu on mu.id = m.user_id
+      left join authors ma on ma.user_id = m.user_id
+    where m.comment_id = c.id) as mentions`;
 const listFrom = sql`comments c join users u on u.id = c.user_id
   left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id`;
 
@@ -45,6 +52,8 @@ export const commentsRepo = (db: Db) => {
     ...r,
     repliesCount: Number(r.repliesCount),
     rating: r.rating === null || r.rating === undefined ? null : Number(r.rating),
+    // A driver may hand json over as text or already parsed.
+    mentions: typeof r.mentions === 'string' ? JSON.parse(r.mentions) : (r.mentions ?? []),
   });
 
   return {

@@ -109,6 +109,7 @@ export function commentsService(deps: CommentsDeps) {
       rating: isAuthor ? null : r.rating,
       replies: [],
       userId: r.userId,
+      mentions: r.mentions,
     };
   };
 

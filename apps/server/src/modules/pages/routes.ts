@@ -33,6 +33,7 @@ const KNOWN_ROUTES = [
   /^\/details\/\d+(\/\d+)?\/?$/,
   /^\/(login|signup|account|search)\/?$/,
   /^\/author\/\d+\/?$/,
+  /^\/profile\/\d+\/?$/,
   /^\/publish\/story\/?$/,
   /^\/statistics\/?$/,
   /^\/(bookmarks|leaderboard)\/?$/,

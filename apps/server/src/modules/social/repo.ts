@@ -14,6 +14,19 @@ export const socialRepo = (db: Db) => {
     ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
   return {
+    /** A user's public profile, or undefined when there is no such user. */
+    profile: async (userId: number) =>
+      (
+        await rows<{
+          userId: number;
+          username: string;
+          since: Date | string;
+          authorId: number | null;
+        }>(sql`
+          select u.id as "userId", u.username, u.created_at as since, a.id as "authorId"
+          from users u left join authors a on a.user_id = u.id where u.id = ${userId}`)
+      )[0],
+
     userExists: async (userId: number) =>
       (await rows(sql`select 1 from users where id = ${userId}`)).length > 0,
 

@@ -25,6 +25,18 @@ export function socialService(db: Db) {
       return { following, followers: await repo.followers(followedId) };
     },
 
+    /** A reader's public profile (the page a mention links to); 404 when there is none. */
+    async profile(userId: number) {
+      const found = await repo.profile(userId);
+      if (!found) throw notFound('We could not find that reader.');
+      return {
+        userId: Number(found.userId),
+        username: found.username,
+        since: new Date(found.since).toISOString(),
+        authorId: found.authorId === null ? null : Number(found.authorId),
+      };
+    },
+
     /** Whom the viewer follows (for /account). */
     async following(viewer: Viewer) {
       const list = await repo.following(viewer.userId);

@@ -159,3 +159,28 @@ describe('following users and authors', () => {
     expect(res.json().object).toEqual({ userId: null, following: false, followers: 0 });
   });
 });
+
+describe('public profiles', () => {
+  it('answers a reader’s name and since, and an author’s page, to anyone', async () => {
+    const reader = await t.signup('Profile Reader');
+    const res = await get(apiPaths.userProfile(userOf(reader)));
+    expect(res.statusCode, res.body).toBe(200);
+    const profile = res.json().object;
+    expect(profile).toEqual({
+      userId: userOf(reader),
+      username: expect.stringMatching(/^Profile Reader/),
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      authorId: null,
+    });
+    expect(Date.now() - Date.parse(profile.since)).toBeLessThan(60_000);
+
+    const author = await t.newAuthor('Profile Writer');
+    const theirs = (await get(apiPaths.userProfile(author.userId))).json().object;
+    expect(theirs.authorId).toBe(author.authorId);
+  });
+
+  it('answers 404 for no such reader and 400 for a bad id', async () => {
+    expect((await get(apiPaths.userProfile(2_000_000_000))).statusCode).toBe(404);
+    expect((await get('/api/v1/community/user/profile/abc')).statusCode).toBe(400);
+  });
+});

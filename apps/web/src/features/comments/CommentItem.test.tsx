@@ -1,4 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import type { Comment } from '@kathamala/domain';
@@ -18,6 +19,7 @@ const comment = (over: Partial<Comment> = {}): Comment => ({
   rating: null,
   replies: [],
   userId: 11,
+  mentions: [],
   ...over,
 });
 
@@ -25,9 +27,11 @@ const render = (c: Comment) =>
   renderToStaticMarkup(
     <QueryClientProvider client={new QueryClient()}>
       <I18nProvider lang="en" setLang={() => {}}>
-        <ul>
-          <CommentItem comment={c} thread={{ storyId: 3, episode: 1, people: () => [] }} />
-        </ul>
+        <MemoryRouter>
+          <ul>
+            <CommentItem comment={c} thread={{ storyId: 3, episode: 1, people: () => [] }} />
+          </ul>
+        </MemoryRouter>
       </I18nProvider>
     </QueryClientProvider>,
   );
@@ -35,7 +39,9 @@ const render = (c: Comment) =>
 describe('CommentItem', () => {
   it('shows markup as text, never as elements', () => {
     const html = render(comment({ unicodeCompatibleFeedback: '<img src=x onerror=alert(1)>' }));
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    // Preact escapes < and & in text (> needs no escaping there).
+    expect(html).toContain('&lt;img src=x onerror=alert(1)>');
+    expect(html).not.toContain('<img');
     expect(html).not.toContain('<img');
   });
 
@@ -60,6 +66,23 @@ describe('CommentItem', () => {
     expect(render(comment())).not.toContain('Remove');
     expect(render(comment())).toContain('Report');
     expect(render(comment({ editable: true }))).toContain('Remove');
+  });
+
+  it('links each mention to the person, as text: an author to their author page', () => {
+    const html = render(
+      comment({
+        unicodeCompatibleFeedback: 'Thanks @Kasun Perera and @Nimali <b>!</b> @nobody',
+        mentions: [
+          { userId: 12, username: 'Kasun Perera', authorId: null },
+          { userId: 13, username: 'nimali', authorId: 4 },
+        ],
+      }),
+    );
+    expect(html).toMatch(/Thanks <a [^>]*href="\/profile\/12\/"[^>]*>@Kasun Perera<\/a> and /);
+    expect(html).toMatch(
+      /<a [^>]*href="\/author\/4\/"[^>]*>@Nimali<\/a> &lt;b>!&lt;\/b> @nobody/,
+    );
+    expect(html).not.toContain('<b>');
   });
 
   it('names the replies count on the toggle', () => {

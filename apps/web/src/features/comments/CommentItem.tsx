@@ -9,6 +9,7 @@ import { useRemoveComment, usePostReply, useReplies } from '../../api/engagement
 import { useI18n } from '../../i18n/index.tsx';
 import { textLang } from '../stories/lang.ts';
 import { CommentBox } from './CommentBox.tsx';
+import { MentionText } from './MentionText.tsx';
 import { ReportDialog } from './ReportDialog.tsx';
 import styles from './comments.module.css';
 
@@ -65,9 +66,9 @@ export function CommentItem(props: { comment: Comment; parentId?: number; thread
         )}
         <span className={styles.date}>{c.createdDate}</span>
       </div>
-      {/* Text only, ever: React escapes it and CSS keeps the line breaks. */}
+      {/* Text only, ever (mentions are links made here): React escapes it, CSS keeps the breaks. */}
       <p className={styles.text} lang={textLang(c.unicodeCompatibleFeedback)}>
-        {c.unicodeCompatibleFeedback}
+        <MentionText text={c.unicodeCompatibleFeedback} mentions={c.mentions} />
       </p>
       <div className={styles.actions}>
         {!isReply && (
