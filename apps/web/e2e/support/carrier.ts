@@ -29,7 +29,7 @@ export async function codeFromOutbox(mobile: string): Promise<string> {
   await expect
     .poll(
       () => {
-        let raw = '';
+        let raw: string;
         try {
           raw = readFileSync(path.join(dataDir(), 'sms-outbox.jsonl'), 'utf8');
         } catch {
