@@ -21,7 +21,6 @@ import { requestMemberCode, verifyMemberCode } from '../../api/membership.ts';
 import { refreshToken } from '../../api/queries.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { storeToken } from '../auth/session.ts';
-import { textLang } from '../stories/lang.ts';
 import { carrierHint, codeDigits, failureDetail, RETRY_MINUTES, unbroken } from './joinRules.ts';
 import ui from '../../components/ui.module.css';
 import styles from './reader.module.css';
@@ -189,13 +188,9 @@ export function SubscriptionWall(props: {
         <span>{t('sub.fee', { fee: FEE_RUPEES_PER_MONTH })}</span>
       </p>
       <p className={own.opens}>
-        {appId === PRODUCT_APP_ID ? (
-          t('sub.opensProduct')
-        ) : (
-          <span lang={textLang(props.author.name)}>
-            {t('sub.opensAuthor', { name: props.author.name })}
-          </span>
-        )}
+        {appId === PRODUCT_APP_ID
+          ? t('sub.opensProduct')
+          : t('sub.opensAuthor', { name: props.author.name })}
       </p>
 
       {step.name === 'mobile' && (
