@@ -225,8 +225,9 @@ test('a reader comments, replies, mentions someone in the thread and removes a c
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
 
-  // Remove the reader's own comment: gone from the list and after a reload.
+  // Remove the reader's own comment (it asks first): gone from the list and after a reload.
   await mine.getByRole('button', { name: 'Remove' }).click();
+  await mine.getByRole('button', { name: 'Yes, remove' }).click();
   await expect(section.getByRole('listitem').filter({ hasText: markup })).toHaveCount(0);
   await page.reload();
   await openResponses(page, story);

@@ -5,11 +5,12 @@ import {
   type Comment,
   type MentionCandidate,
 } from '@kathamala/domain';
-import { useRemoveComment, usePostReply, useReplies } from '../../api/engagement.ts';
+import { usePostReply, useReplies } from '../../api/engagement.ts';
 import { useI18n } from '../../i18n/index.tsx';
 import { textLang } from '../stories/lang.ts';
 import { CommentBox } from './CommentBox.tsx';
 import { MentionText } from './MentionText.tsx';
+import { RemoveComment } from './RemoveComment.tsx';
 import { ReportDialog } from './ReportDialog.tsx';
 import styles from './comments.module.css';
 
@@ -31,7 +32,6 @@ export function CommentItem(props: { comment: Comment; parentId?: number; thread
   const isReply = props.parentId !== undefined;
   const [open, setOpen] = useState(false);
   const [reporting, setReporting] = useState(false);
-  const remove = useRemoveComment(thread.storyId, thread.episode);
   const rating =
     !c.isAuthor && c.rating !== null && c.rating > 0 ? displayCommentRating(c.rating) : null;
 
@@ -86,17 +86,12 @@ export function CommentItem(props: { comment: Comment; parentId?: number; thread
           </button>
         )}
         {c.editable && (
-          <button
-            type="button"
-            className={styles.quiet}
-            disabled={remove.isPending}
-            aria-busy={remove.isPending || undefined}
-            // A failed removal only stops the spinner (SPEC.md 8).
-            onClick={() => remove.mutate({ commentId: c.commentId, parentId: props.parentId })}
-          >
-            {remove.isPending && <span className={styles.spinner} aria-hidden="true" />}
-            {t('comments.remove')}
-          </button>
+          <RemoveComment
+            storyId={thread.storyId}
+            episode={thread.episode}
+            commentId={c.commentId}
+            parentId={props.parentId}
+          />
         )}
         <button type="button" className={styles.quiet} onClick={() => setReporting(true)}>
           {t('comments.report')}
