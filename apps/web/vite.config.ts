@@ -21,15 +21,27 @@ const shortClassName = (name: string, filename: string) =>
  * markup hydration compares must come from the same runtime): React 19 + react-dom weighed about
  * 62 KB gzipped of the reader's first load, Preact with hooks and compat about 11. The code and
  * its libraries still import `react`; these names point them at compat. The vitest web project
- * does not read this file and keeps testing against React.
+ * (vitest.config.ts) uses these same names, so components are tested on what ships.
  */
-const preactCompat = [
+export const preactCompat = [
   { find: /^react$/, replacement: 'preact/compat' },
   { find: /^react-dom$/, replacement: 'preact/compat' },
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
   { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+];
+
+/**
+ * Libraries that import `react`: bundled (SSR build) or inlined (vitest) rather than loaded by
+ * Node from node_modules, so the aliases above reach their imports too (an external one would
+ * load the real React and render with the wrong runtime).
+ */
+export const importsReact = [
+  'react-router',
+  '@tanstack/react-query',
+  '@tiptap/react',
+  'use-sync-external-store',
 ];
 
 /**
@@ -147,15 +159,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
   },
   ssr: {
     // The domain package is TypeScript source in the workspace: bundle it into the SSR build.
-    // Libraries that import `react` are bundled too, so the aliases above reach their imports
-    // (an external one would load the real React in Node and render with the wrong runtime).
-    noExternal: [
-      '@kathamala/domain',
-      'react-router',
-      '@tanstack/react-query',
-      '@tiptap/react',
-      'use-sync-external-store',
-    ],
+    noExternal: ['@kathamala/domain', ...importsReact],
   },
   server: {
     proxy: {
