@@ -53,32 +53,35 @@ export async function installPressure(app: FastifyInstance, config: PressureConf
   app.addHook('onReady', async () => {
     armedAt = Date.now() + 2 * interval;
   });
-  await app.register(underPressure, {
-    maxEventLoopDelay: config.maxEventLoopDelayMs,
-    maxHeapUsedBytes: config.maxHeapUsedBytes,
-    maxRssBytes: config.maxRssBytes,
-    retryAfter: config.retryAfterSeconds,
-    sampleInterval: interval,
-    // Returning nothing lets the request through; returning a body makes the plugin send it
-    // (its own answer would reach the error handler as an unexplained 500).
-    pressureHandler: ((request: FastifyRequest, reply: FastifyReply) =>
-      exempt(request) || Date.now() < armedAt
-        ? undefined
-        : busy(reply, config.retryAfterSeconds)) as unknown as () => void,
+  // The plugin samples event-loop delay, heap and RSS; its own per-request hook reads each
+  // request's route options (a getter that builds an object), so it is registered in a context
+  // of its own with no routes, and the one hook below asks it through isUnderPressure().
+  let underPressureNow = () => false;
+  await app.register(async (sampler) => {
+    await sampler.register(underPressure, {
+      maxEventLoopDelay: config.maxEventLoopDelayMs,
+      maxHeapUsedBytes: config.maxHeapUsedBytes,
+      maxRssBytes: config.maxRssBytes,
+      sampleInterval: interval,
+    });
+    underPressureNow = () => sampler.isUnderPressure();
   });
 
-  if (config.maxInFlight <= 0) return;
   let inFlight = 0;
+  const countInFlight = config.maxInFlight > 0;
   // A plain callback: it runs on every request. 'close' fires once per response whether it
   // was sent in full or the client went away, so the count cannot leak.
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request)) return done();
-    if (inFlight >= config.maxInFlight) {
+    const full = countInFlight && inFlight >= config.maxInFlight;
+    if (full || (underPressureNow() && Date.now() >= armedAt)) {
       void reply.send(busy(reply, config.retryAfterSeconds));
       return;
     }
-    inFlight++;
-    reply.raw.once('close', () => inFlight--);
+    if (countInFlight) {
+      inFlight++;
+      reply.raw.once('close', () => inFlight--);
+    }
     done();
   });
 }

@@ -68,6 +68,35 @@ describe('the same answer, first or kept', () => {
   });
 });
 
+describe('the episode read', () => {
+  it('answers a page turn from memory exactly as its first reading, and a stranger 401', async () => {
+    const token = await t.login('member@demo.kathamala.lk', 'kathamala-demo');
+    const list = await (await fetch(`${base}/api/v1/story/listV2/`)).json();
+    const storyId = list.object.stories[0].storyId as number;
+    const read = (auth: string | null) =>
+      fetch(`${base}/api/v1/story/${storyId}/part/number/1`, {
+        headers: auth ? { authorization: `Bearer ${auth}` } : {},
+      });
+    const shape = async (res: Response) => ({
+      status: res.status,
+      body: await res.text(),
+      headers: Object.fromEntries(
+        [...res.headers.entries()].filter(([name]) => !PER_SENDING.has(name)),
+      ),
+    });
+    const first = await shape(await read(token));
+    const again = await shape(await read(token));
+    expect(first.status).toBe(200);
+    expect(again).toEqual(first);
+    expect((await read(null)).status).toBe(401);
+    // An address the route refuses is refused the same way, kept story or not.
+    const odd = await fetch(`${base}/api/v1/story/${storyId}/part/number/0`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(odd.status).toBe(400);
+  });
+});
+
 describe('the rate limit before the token check', () => {
   it('counts a request with a bad token against the budget, then refuses it', async () => {
     const url = `${base}/api/v1/story/listV2/`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
   AuthorStoryList,
@@ -17,7 +17,7 @@ import {
   UpcomingList,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
-import type { StoriesService } from './service.ts';
+import type { DetailsView, StoriesService } from './service.ts';
 import { partAnswerBody, sendPart } from './part-answer.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -33,6 +33,23 @@ const publicCache = (reply: FastifyReply) =>
 export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['stories'];
+
+  /**
+   * The episode a part request asks for, from memory alone; undefined when anything must be
+   * read first, or the address or the reader is refused (the route's handler then words it).
+   * The address is checked by the route's own compiled params validator, on a copy.
+   */
+  const keptPart = (req: FastifyRequest): DetailsView | undefined => {
+    const params = { ...(req.params as Record<string, string>) };
+    const valid = req.getValidationFunction('params');
+    if (!valid || !valid(params)) return undefined;
+    const { id, n } = params as unknown as { id: number; n: number };
+    try {
+      return stories.keptPartView(id, n, req.viewer!);
+    } catch {
+      return undefined;
+    }
+  };
 
   r.get(
     '/api/v1/story/listV2/',
@@ -124,12 +141,16 @@ export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
     {
       schema: { tags, params: PartParams, response: { 200: Ok(StoryDetails), ...errors } },
       config: { auth: 'required' },
+      // A reader turning pages: once the rate limit and the token check have passed, an
+      // episode whose session, story, access and text are all in memory is sent at once.
+      preParsing: (req, reply, _payload, done) => {
+        const kept = req.viewer && keptPart(req);
+        if (!kept) return done();
+        sendPart(req, reply, partAnswerBody(kept));
+      },
     },
     (req, reply) => {
       const viewer = requireViewer(req);
-      // A reader turning pages: session, story, access and text all in memory, answered now.
-      const kept = stories.keptPartView(req.params.id, req.params.n, viewer);
-      if (kept) return sendPart(req, reply, partAnswerBody(kept));
       return stories
         .partView(req.params.id, req.params.n, viewer)
         .then((view) => sendPart(req, reply, partAnswerBody(view)));
