@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router';
 import { detailsPath } from '@kathamala/domain';
 import { useI18n } from '../../i18n/index.tsx';
 import ui from '../../components/ui.module.css';
+import styles from './GuardNotice.module.css';
 
 /** The navigation state the anti-copy guard leaves a story with: where the reader was. */
 export interface GuardLeft {
@@ -35,7 +36,13 @@ export function GuardNotice() {
 
   if (!from || closed) return null;
   return (
-    <div ref={box} className={ui.notice} role="status" tabIndex={-1} data-testid="guard-notice">
+    <div
+      ref={box}
+      className={`${ui.notice} ${styles.notice}`}
+      role="status"
+      tabIndex={-1}
+      data-testid="guard-notice"
+    >
       <p>{t('guard.left')}</p>
       <p>
         <Link to={from}>{t('guard.back')}</Link>{' '}
