@@ -71,8 +71,10 @@ describe('the same answer, first or kept', () => {
 describe('the episode read', () => {
   it('answers a page turn from memory exactly as its first reading, and a stranger 401', async () => {
     const token = await t.login('member@demo.kathamala.lk', 'kathamala-demo');
-    const list = await (await fetch(`${base}/api/v1/story/listV2/`)).json();
-    const storyId = list.object.stories[0].storyId as number;
+    const list = (await (await fetch(`${base}/api/v1/story/listV2/`)).json()) as {
+      object: { stories: { storyId: number }[] };
+    };
+    const storyId = list.object.stories[0]!.storyId;
     const read = (auth: string | null) =>
       fetch(`${base}/api/v1/story/${storyId}/part/number/1`, {
         headers: auth ? { authorization: `Bearer ${auth}` } : {},

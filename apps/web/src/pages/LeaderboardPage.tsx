@@ -256,17 +256,9 @@ function Change(props: { change: number | null; before: string; t: Translate }) 
     change === null
       ? [t('leaderboard.new'), own.fresh, t('leaderboard.newLong', { before })]
       : change > 0
-        ? [
-            `▲ ${change}`,
-            own.up,
-            t('leaderboard.up', { n: change, before }),
-          ]
+        ? [`▲ ${change}`, own.up, t('leaderboard.up', { n: change, before })]
         : change < 0
-          ? [
-              `▼ ${-change}`,
-              own.down,
-              t('leaderboard.down', { n: -change, before }),
-            ]
+          ? [`▼ ${-change}`, own.down, t('leaderboard.down', { n: -change, before })]
           : ['–', own.same, t('leaderboard.same', { before })];
   return (
     <span className={`${own.change} ${kind}`} title={text}>

@@ -125,7 +125,9 @@ export default function StatisticsPage() {
                 {t('stats.summary')}
               </h2>
               {summary.data?.previous && (
-                <p className={fx.sectionNote}>{t('stats.compared', { n: period, count: Number(period) })}</p>
+                <p className={fx.sectionNote}>
+                  {t('stats.compared', { n: period, count: Number(period) })}
+                </p>
               )}
             </div>
             {summaryFailed ? (

@@ -79,9 +79,7 @@ describe('CommentItem', () => {
       }),
     );
     expect(html).toMatch(/Thanks <a [^>]*href="\/profile\/12\/"[^>]*>@Kasun Perera<\/a> and /);
-    expect(html).toMatch(
-      /<a [^>]*href="\/author\/4\/"[^>]*>@Nimali<\/a> &lt;b>!&lt;\/b> @nobody/,
-    );
+    expect(html).toMatch(/<a [^>]*href="\/author\/4\/"[^>]*>@Nimali<\/a> &lt;b>!&lt;\/b> @nobody/);
     expect(html).not.toContain('<b>');
   });
 

@@ -109,9 +109,7 @@ export function EpisodeList(props: { story: OwnStory }) {
                     {e.status === 'scheduled' && e.publishAt && (
                       <span>{t('publish.goesOut', { when: formatWhen(e.publishAt) })}</span>
                     )}
-                    <span>
-                      {t('publish.words', { n: e.words })}
-                    </span>
+                    <span>{t('publish.words', { n: e.words })}</span>
                     {e.membersOnly && <span>{t('story.membersOnly')}</span>}
                   </span>
                 </span>

@@ -26,9 +26,7 @@ export function StoryMeta(props: {
           <span aria-hidden="true">{props.rating.toFixed(1)}</span>
         </li>
       )}
-      {props.parts !== undefined && (
-        <li>{t('story.parts', { n: props.parts })}</li>
-      )}
+      {props.parts !== undefined && <li>{t('story.parts', { n: props.parts })}</li>}
       {props.ongoing !== undefined && (
         <li>{t(props.ongoing ? 'story.ongoing' : 'story.completed')}</li>
       )}
