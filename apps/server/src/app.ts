@@ -170,11 +170,12 @@ export async function buildApp(
       message: `Too many requests. Please wait ${Math.ceil(ctx.ttl / 1000)} seconds and try again.`,
     }),
   });
+  // Before compression: a cached route compresses its own answers (see response-cache.ts).
+  const responseCache = installResponseCache(app);
   await app.register(compress, { threshold: 1024 });
   installEtags(app);
   installErrorHandling(app);
   installInputHygiene(app);
-  const responseCache = installResponseCache(app);
   changes.on((c) => {
     if (c.kind === 'public' || c.kind === 'all') responseCache.clear();
   });

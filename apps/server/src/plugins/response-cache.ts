@@ -322,6 +322,13 @@ export function installResponseCache(app: FastifyInstance): ResponseCache {
   app.addHook('onRoute', (route) => {
     const rule = route.config?.cache;
     if (!rule) return;
+    // Answers kept for everyone are compressed here, once (prepareAnswer, chooseBody): the
+    // compression plugin's hooks would only pass them through. Registered before that plugin,
+    // so it reads these options.
+    if (!rule.only) {
+      route.compress = false;
+      route.decompress = false;
+    }
     // A hit is answered in preParsing, after every onRequest hook (authentication, load
     // shedding and the rate limit, which @fastify/rate-limit adds per route) and before
     // validation and preHandler hooks: the URL it is keyed by passed them all when it was made.

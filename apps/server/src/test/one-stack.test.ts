@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.ts';
 
@@ -64,6 +65,21 @@ describe('the same answer, first or kept', () => {
       expect(first.headers['x-ratelimit-limit'], path).toBeDefined();
       expect(first.headers['cache-control'], path).toMatch(/max-age/);
       expect(repeat, path).toEqual(first);
+    }
+  });
+});
+
+describe('compression', () => {
+  it('compresses a cached list on its first answer and on its hits alike', async () => {
+    const url = '/api/v1/story/listV2/?sortBy=new';
+    const gz = () => t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    const first = await gz();
+    const hit = await gz();
+    const plain = await t.app.inject({ url });
+    for (const res of [first, hit]) {
+      expect(res.headers['content-encoding']).toBe('gzip');
+      expect(res.headers.vary).toMatch(/accept-encoding/i);
+      expect(gunzipSync(res.rawPayload).toString()).toBe(plain.body);
     }
   });
 });

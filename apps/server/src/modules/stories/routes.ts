@@ -141,6 +141,9 @@ export function storyRoutes(app: FastifyInstance, stories: StoriesService) {
     {
       schema: { tags, params: PartParams, response: { 200: Ok(StoryDetails), ...errors } },
       config: { auth: 'required' },
+      // sendPart compresses, once per kept body; a GET has no body to decompress.
+      compress: false,
+      decompress: false,
       // A reader turning pages: once the rate limit and the token check have passed, an
       // episode whose session, story, access and text are all in memory is sent at once.
       preParsing: (req, reply, _payload, done) => {
