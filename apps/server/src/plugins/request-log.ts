@@ -7,8 +7,8 @@ const FLUSH_MS = 1_000;
 /**
  * Lines are handed to the writer in batches of about this many characters, and the writer sends
  * up to this many bytes a write (sonic-boom's own limit is 16 KB). Each write is a round trip
- * through libuv's thread pool; at the lane's rate a quarter as many of them was 1.01-1.05x on a
- * cached answer, side by side on one core. A second's lines at most still wait in memory.
+ * through libuv's thread pool, so fewer, larger writes cost a busy server less. A second's lines
+ * at most still wait in memory.
  */
 const BATCH_CHARS = 65_536;
 

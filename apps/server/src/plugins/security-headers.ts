@@ -103,7 +103,7 @@ export function installSecurityHeaders(
   });
 }
 
-/** The security headers of every answer but /images/ (the front lane sends them too). */
+/** The security headers of every answer but /images/, made once at start-up. */
 export function securityHeaders(config: SecurityHeadersConfig): Record<string, string> {
   const https = config.publicUrl.startsWith('https://');
   return helmetHeaders({

@@ -164,7 +164,7 @@ describe.skipIf(skip)(
       expect(body.code).toBe(0);
       expect(body.object.stories.length).toBeGreaterThan(0);
       const story = body.object.stories[0]!;
-      // Asked again, the list is answered from memory by the front lane, which logs it too.
+      // Asked again, the list is answered from memory, and logged too.
       const again = await fetch(`${base}${apiPaths.listV2()}`);
       expect(again.status).toBe(200);
       await again.text();
@@ -219,7 +219,7 @@ describe.skipIf(skip)(
       console.log(`production install: exited ${Date.now() - stopping} ms after SIGTERM`);
       expect(code, output.slice(-2000)).toBe(0);
       expect(output).not.toMatch(/"level":(50|60)/);
-      // One line per request, the front lane's as Fastify's, all written out by the drain.
+      // One line per request, cached or not, all written out by the drain.
       const listLines = output
         .split('\n')
         .filter((line) => line.startsWith('{'))

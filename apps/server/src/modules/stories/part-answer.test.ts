@@ -3,7 +3,7 @@ import { partAnswerBody } from './part-answer.ts';
 import type { DetailsView, SharedDetails } from './service.ts';
 
 // The episode answer must be, byte for byte, what JSON.stringify writes of {...shared, ...mine}:
-// the reader's app parses it, and the lane and the route both send it.
+// the reader's app parses it, and the route sends it.
 const shared = (content?: string) =>
   ({
     story: { storyId: 7, title: 'කළු ගඟේ රුවල් "quoted"', language: 'si' },
