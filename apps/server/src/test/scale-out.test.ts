@@ -167,9 +167,10 @@ describe.skipIf(!PG)(
       expect((await me(a, token)).statusCode).toBe(200);
       const out = await b.app.inject({ url: '/api/v1/user/logout', headers: bearer(token) });
       expect(out.statusCode, out.body).toBe(200);
-      // Both instances share this test's event loop: let it read A's socket once, as it does
-      // before any request that comes over the network.
-      await new Promise((r) => setImmediate(r));
+      // A hears of the logout on its own LISTEN connection, signalled at the same commit; its
+      // backend may deliver it a moment after B's, so wait until A has heard every notice
+      // committed so far (one round trip) rather than for one turn of the shared event loop.
+      await a.cacheBus.sync();
       expect((await me(a, token)).statusCode).toBe(401);
       expect((await me(b, token)).statusCode).toBe(401);
     });
