@@ -2,24 +2,8 @@ import { expect, test, type APIRequestContext } from './support/hydrated.ts';
 import { apiPaths, detailsPath, type StoryListItem } from '@kathamala/domain';
 import { AppShell } from './pages/AppShell.ts';
 import { AuthPage } from './pages/AuthPage.ts';
-import { findStory, newReader, partByApi, signupByApi } from './support/api.ts';
+import { call, findStory, newReader, partByApi, signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Calls the API as a reader and returns `object`, failing the test on anything but code 0. */
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request.fetch(path, { method, headers: bearer(token), data });
-  const body = (await res.json()) as { code: number; object: T; message?: string };
-  expect(body.code, `${method} ${path}: ${body.message ?? ''}`).toBe(0);
-  return body.object;
-}
 
 const freeStory = (request: APIRequestContext): Promise<StoryListItem> =>
   findStory(

@@ -10,7 +10,7 @@ import {
 } from '@kathamala/domain';
 import { AuthPage } from './pages/AuthPage.ts';
 import { StoryPage } from './pages/StoryPage.ts';
-import { allStories, findStory, newReader, partByApi, signupByApi } from './support/api.ts';
+import { allStories, call, findStory, newReader, partByApi, signupByApi } from './support/api.ts';
 import { codeFromOutbox, joinByApi, newMobile } from './support/carrier.ts';
 import { useToken } from './support/session.ts';
 
@@ -21,22 +21,6 @@ import { useToken } from './support/session.ts';
  */
 
 test.use({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** Calls the API and returns `object`, failing the test on anything but code 0. */
-async function call<T>(
-  request: APIRequestContext,
-  token: string,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  data?: unknown,
-): Promise<T> {
-  const res = await request.fetch(path, { method, headers: token ? bearer(token) : {}, data });
-  const body = (await res.json()) as { code: number; object: T; message?: string };
-  expect(body.code, `${method} ${path}: ${body.message ?? ''}`).toBe(0);
-  return body.object;
-}
 
 const previewOf = (request: APIRequestContext, storyId: number) =>
   call<StoryDetails>(request, '', 'GET', apiPaths.preview(storyId));

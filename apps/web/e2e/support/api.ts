@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import {
   apiPaths,
   episodePlainText,
@@ -66,3 +66,22 @@ export async function partByApi(
  */
 export const firstParagraph = (content: string): string =>
   episodePlainText(content).split('\n')[0]!.trim();
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Calls the API (as the reader whose token is given, or as a visitor with '') and returns
+ * `object`, failing the test on anything but code 0.
+ */
+export async function call<T>(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  data?: unknown,
+): Promise<T> {
+  const res = await request.fetch(path, { method, headers: token ? bearer(token) : {}, data });
+  const body = (await res.json()) as { code: number; object: T; message?: string };
+  expect(body.code, `${method} ${path}: ${body.message ?? ''}`).toBe(0);
+  return body.object;
+}

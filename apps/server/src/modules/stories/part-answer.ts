@@ -8,10 +8,11 @@ const PART_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
   vary: 'accept-encoding',
 } as const;
+const encodedHeaders = (encoding: Encoding) => ({ ...PART_HEADERS, 'content-encoding': encoding });
 const ENCODED_HEADERS: Record<Encoding, Record<string, string>> = {
-  br: { ...PART_HEADERS, 'content-encoding': 'br' },
-  gzip: { ...PART_HEADERS, 'content-encoding': 'gzip' },
-  deflate: { ...PART_HEADERS, 'content-encoding': 'deflate' },
+  br: encodedHeaders('br'),
+  gzip: encodedHeaders('gzip'),
+  deflate: encodedHeaders('deflate'),
 };
 
 /**
