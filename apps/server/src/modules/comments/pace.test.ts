@@ -71,7 +71,9 @@ describe('the posting pace (a token bucket per account)', () => {
     const over = await post(reader, 'one too many');
     expect(over.statusCode).toBe(429);
     expect(over.json()).toMatchObject({ code: 6 });
-    expect(waitOf(over)).toBe(3600 / established.perHour);
+    // The burst itself takes a second or two on a busy machine, which the bucket refills.
+    expect(waitOf(over)).toBeLessThanOrEqual(3600 / established.perHour);
+    expect(waitOf(over)).toBeGreaterThanOrEqual(3600 / established.perHour - 5);
     expect((await reply(reader, commentId, 'and a reply')).statusCode).toBe(429);
 
     // One interval later, one more post; not two.
@@ -91,7 +93,8 @@ describe('the posting pace (a token bucket per account)', () => {
       expect((await post(reader, `new here ${i}`)).statusCode).toBe(200);
     const over = await post(reader, 'one too many');
     expect(over.statusCode).toBe(429);
-    expect(waitOf(over)).toBe(3600 / young.perHour);
+    expect(waitOf(over)).toBeLessThanOrEqual(3600 / young.perHour);
+    expect(waitOf(over)).toBeGreaterThanOrEqual(3600 / young.perHour - 5);
     // The same account a day older fills its bucket at the established pace: sooner.
     await t.database.db.execute(
       sql`update users set created_at = now() - interval '25 hours' where id = ${userOf(reader)}`,
