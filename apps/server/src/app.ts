@@ -54,6 +54,10 @@ import { leaderboardModule } from './modules/leaderboard/module.ts';
 import { notificationsModule } from './modules/notifications/module.ts';
 import { mailModule } from './modules/mail/module.ts';
 import { pagesModule } from './modules/pages/module.ts';
+import { communityModule } from './modules/community/module.ts';
+import { moderationModule } from './modules/moderation/module.ts';
+import { audioModule } from './modules/audio/module.ts';
+import { oauthModule } from './modules/oauth/module.ts';
 
 /** Files a page needs: they never count against a reader's rate limit. */
 const STATIC_PATHS =
@@ -229,6 +233,10 @@ export async function buildApp(
   const leaderboard = leaderboardModule(platform);
   await notificationsModule(platform);
   const mail = await mailModule(platform);
+  await communityModule(platform);
+  await moderationModule(platform);
+  await audioModule(platform);
+  await oauthModule(platform);
 
   // The demo stories go through the same publishing path as every author's.
   const seeded =
