@@ -14,6 +14,7 @@ export * from './schemas/categories.ts';
 export * from './schemas/engagement.ts';
 export * from './schemas/membership.ts';
 export * from './schemas/stats.ts';
+export * from './schemas/audio.ts';
 export * from './mobile.ts';
 export * from './sms.ts';
 export * from './api-paths.ts';

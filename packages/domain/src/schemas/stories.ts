@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdParam, Language, NullableNumber, StoryKind } from './common.ts';
 import { MAX_PAGE, LIMITS } from '../constants.ts';
+import { AudioBook } from './audio.ts';
 
 export const AuthorRef = Type.Object({ authorId: Type.Integer(), name: Type.String() });
 
@@ -132,8 +133,6 @@ export const DetailsAuthor = Type.Object({
   appId: Type.String(),
   keyword: Type.String(),
 });
-
-export const AudioBook = Type.Object({ title: Type.String(), prefix: Type.String() });
 
 /** The story details response of SPEC.md 3; `series` is [seriesId, ...season storyIds]. */
 export const StoryDetails = Type.Object({
