@@ -1,4 +1,5 @@
 import { MEMBERSHIP_MESSAGES, STORY_MESSAGES } from '@kathamala/domain';
+import { communityEn } from './community.en.ts';
 
 /** English UI strings. The keys of this object are the message keys of the app. */
 export const en = {
@@ -717,6 +718,7 @@ export const en = {
   'meta.description':
     'Read serialized Sinhala and English fiction, one episode at a time. Free to join.',
   'footer.tagline': 'A garland of stories, one episode at a time.',
+  ...communityEn,
 } as const;
 
 /** Every key of the catalogue, counted messages with one key per plural form (`key#one`). */

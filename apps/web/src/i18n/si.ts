@@ -1,4 +1,5 @@
 import type { CatalogueKey } from './en.ts';
+import { communitySi } from './community.si.ts';
 
 /** Sinhala UI strings: every English key has a Sinhala text (the type enforces it). */
 export const si: Record<CatalogueKey, string> = {
@@ -708,4 +709,5 @@ export const si: Record<CatalogueKey, string> = {
   'meta.homeTitle': 'කතාමාලා – සිංහල සහ ඉංග්‍රීසි කතා, කොටසින් කොටස',
   'meta.description': 'සිංහල සහ ඉංග්‍රීසි කතා මාලා කොටසින් කොටස කියවන්න. එක්වීම නොමිලේ.',
   'footer.tagline': 'කතා මාලාවක්, කොටසින් කොටස.',
+  ...communitySi,
 };
