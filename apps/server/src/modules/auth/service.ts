@@ -148,6 +148,9 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
       return startSession(user);
     },
 
+    /** A new session and its token for a user who signed in another way (a sign-in provider). */
+    sessionFor: (user: { id: number; username: string }) => startSession(user),
+
     /** A fresh token for the same session, with a new expiry. */
     async refresh(viewer: Viewer) {
       const live = await repo.findLiveSession(viewer.sessionId);
