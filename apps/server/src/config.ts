@@ -71,6 +71,18 @@ export interface Config {
    * workers on one port. Needs PostgreSQL: PGlite is a database inside one process.
    */
   workers: number;
+  /**
+   * Sign-in with Google and Facebook. A provider with its client id and secret talks to the real
+   * provider; without them the built-in simulator (/dev/oauth/) plays it when `simulator` is on
+   * (OAUTH_SIMULATOR; by default as CARRIER_SIMULATOR: on outside production); else no button.
+   */
+  oauth: { google: OAuthClient | null; facebook: OAuthClient | null; simulator: boolean };
+}
+
+/** A client registered with a sign-in provider. */
+export interface OAuthClient {
+  clientId: string;
+  clientSecret: string;
 }
 
 export class ConfigError extends Error {}
@@ -291,6 +303,25 @@ const readProviders = (env: NodeJS.ProcessEnv, production: boolean) => {
   };
 };
 
+/** GOOGLE_CLIENT_ID/SECRET, FACEBOOK_CLIENT_ID/SECRET (each pair together) and OAUTH_SIMULATOR. */
+const readOAuth = (env: NodeJS.ProcessEnv, production: boolean): Config['oauth'] => {
+  const client = (name: 'GOOGLE' | 'FACEBOOK'): OAuthClient | null => {
+    const clientId = env[`${name}_CLIENT_ID`] || null;
+    const clientSecret = env[`${name}_CLIENT_SECRET`] || null;
+    if (!clientId !== !clientSecret)
+      throw new ConfigError(
+        `${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together, or neither.`,
+      );
+    return clientId && clientSecret ? { clientId, clientSecret } : null;
+  };
+  const carrierSimulator = readBool(env, 'CARRIER_SIMULATOR', !production);
+  return {
+    google: client('GOOGLE'),
+    facebook: client('FACEBOOK'),
+    simulator: readBool(env, 'OAUTH_SIMULATOR', carrierSimulator),
+  };
+};
+
 /** TRUST_PROXY: comma-separated proxy addresses, CIDRs or proxy-addr's range names. */
 const readTrustProxy = (env: NodeJS.ProcessEnv): string[] => {
   const list = (env.TRUST_PROXY ?? '')
@@ -354,6 +385,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutSeconds: readInt(env, 'SHUTDOWN_TIMEOUT_SECONDS', 25, 1, 3600),
     trustProxy: readTrustProxy(env),
     workers,
+    oauth: readOAuth(env, production),
   };
 }
 
