@@ -15,6 +15,8 @@ export * from './schemas/engagement.ts';
 export * from './schemas/membership.ts';
 export * from './schemas/stats.ts';
 export * from './schemas/audio.ts';
+export * from './schemas/signin.ts';
+export * from './schemas/community.ts';
 export * from './mobile.ts';
 export * from './sms.ts';
 export * from './api-paths.ts';
