@@ -29,6 +29,7 @@ import {
   newAcked,
   PASSWORD,
   RAISED_LIMITS,
+  percentile,
   runAlone,
   soakDatabase,
   soakEmail,
@@ -76,11 +77,29 @@ export interface LoadFigures {
   timeouts: number;
   errors: number;
   byOp: Record<string, Record<string, number>>;
+  /** Per kind of request: how many, p50 and p99 (ms), and how many took over 2 s. */
+  byKind: Record<string, { requests: number; p50: number; p99: number; over2s: number }>;
   acknowledged: Record<string, number>;
   lost: Record<string, number>;
   exitCode: number | null;
   ok: boolean;
 }
+
+/** The kinds as the issue's table names them, in its order. */
+const KIND_NAMES: Record<string, string> = {
+  part: 'episode read',
+  details: 'story page',
+  list: 'list',
+  search: 'search',
+  comments: 'comments (read)',
+  trending: 'trending',
+  bookmarks: 'bookmark list',
+  bookmark: 'bookmark',
+  comment: 'comment',
+  rate: 'rating',
+  signup: 'signup',
+};
+const KIND_ORDER = Object.keys(KIND_NAMES);
 
 const QUERIES = ['monsoon', 'love', 'ghost', 'village', 'කතා', 'ආදරය', 'monson', 'the', 'night'];
 
@@ -137,6 +156,7 @@ export async function runLoad(): Promise<LoadFigures> {
   const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)]!;
   const acked = newAcked();
   const byOp: Record<string, Record<string, number>> = {};
+  const latencies: Record<string, number[]> = {};
   let commentSeq = 0;
 
   interface Planned {
@@ -147,34 +167,20 @@ export async function runLoad(): Promise<LoadFigures> {
     body?: object;
     key?: string;
   }
-  const read = (): Planned => {
+  // The mix of issue 32 (a new episode drops): 30% episode reads, 15% lists, 10% searches, 7%
+  // story pages, 2.5% other reads (comments, trending, bookmarks), and the writes: 13% comments,
+  // 9.5% bookmarks, 9% ratings, 4% signups.
+  const readOther = (): Planned => {
     const s = pick(all);
     const r = Math.random();
-    if (r < 0.2)
-      return {
-        op: 'list',
-        method: 'GET',
-        path: `/api/v1/story/listV2/?page=${1 + Math.floor(Math.random() * 2)}&sortBy=${pick(['rate', 'new', 'reads'])}`,
-      };
-    if (r < 0.4)
-      return { op: 'details', method: 'GET', path: `/api/v1/story/${s.storyId}/preview/` };
-    if (r < 0.7) {
-      const f = pick(free);
-      return {
-        op: 'part',
-        method: 'GET',
-        path: `/api/v1/story/${f.storyId}/part/number/${1 + Math.floor(Math.random() * f.parts)}`,
-        token: pick(users).token,
-      };
-    }
-    if (r < 0.82)
+    if (r < 0.5)
       return {
         op: 'comments',
         method: 'GET',
         path: `/api/v1/story/comments/v2/${s.storyId}/?episode=1`,
         token: pick(users).token,
       };
-    if (r < 0.9) return { op: 'trending', method: 'GET', path: '/api/v1/story/list/trending/' };
+    if (r < 0.75) return { op: 'trending', method: 'GET', path: '/api/v1/story/list/trending/' };
     return {
       op: 'bookmarks',
       method: 'GET',
@@ -184,14 +190,31 @@ export async function runLoad(): Promise<LoadFigures> {
   };
   const plan = (): Planned => {
     const r = Math.random();
-    if (r < 0.6) return read();
-    if (r < 0.7)
+    if (r < 0.3) {
+      const f = pick(free);
+      return {
+        op: 'part',
+        method: 'GET',
+        path: `/api/v1/story/${f.storyId}/part/number/${1 + Math.floor(Math.random() * f.parts)}`,
+        token: pick(users).token,
+      };
+    }
+    if (r < 0.45)
+      return {
+        op: 'list',
+        method: 'GET',
+        path: `/api/v1/story/listV2/?page=${1 + Math.floor(Math.random() * 2)}&sortBy=${pick(['rate', 'new', 'reads'])}`,
+      };
+    if (r < 0.55)
       return {
         op: 'search',
         method: 'GET',
         path: `/api/v1/story/search/?query=${encodeURIComponent(pick(QUERIES))}&page=1`,
       };
-    if (r < 0.73) {
+    if (r < 0.62)
+      return { op: 'details', method: 'GET', path: `/api/v1/story/${pick(all).storyId}/preview/` };
+    if (r < 0.645) return readOther();
+    if (r < 0.685) {
       const email = soakEmail('s');
       return {
         op: 'signup',
@@ -201,9 +224,9 @@ export async function runLoad(): Promise<LoadFigures> {
         key: email,
       };
     }
-    if (r < 0.82) {
+    if (r < 0.775) {
       const pair = pairAt(rateNext);
-      if (!pair) return read();
+      if (!pair) return readOther();
       rateNext++;
       const rating = pick(['1', '2.5', '3', '4', '4.5', '5']);
       return {
@@ -215,7 +238,7 @@ export async function runLoad(): Promise<LoadFigures> {
         key: `${pair.user.id}:${pair.story.storyId}:${rating}`,
       };
     }
-    if (r < 0.91) {
+    if (r < 0.905) {
       const s = pick(free);
       const marker = `soak-comment-${++commentSeq}`;
       return {
@@ -233,7 +256,7 @@ export async function runLoad(): Promise<LoadFigures> {
       };
     }
     const pair = pairAt(bookmarkNext);
-    if (!pair) return read();
+    if (!pair) return readOther();
     bookmarkNext++;
     return {
       op: 'bookmark',
@@ -249,6 +272,8 @@ export async function runLoad(): Promise<LoadFigures> {
     setupRequest: (req, context) => {
       const p = plan();
       context.plan = p;
+      // Called as the request is written (autocannon builds each next request then).
+      context.sent = performance.now();
       return {
         ...req,
         method: p.method,
@@ -263,6 +288,7 @@ export async function runLoad(): Promise<LoadFigures> {
     },
     onResponse: (status, body, context) => {
       const p = context.plan as Planned;
+      (latencies[p.op] ??= []).push(performance.now() - (context.sent as number));
       const counts = (byOp[p.op] ??= {});
       const cls = `${Math.floor(status / 100)}xx`;
       counts[cls] = (counts[cls] ?? 0) + 1;
@@ -329,6 +355,17 @@ export async function runLoad(): Promise<LoadFigures> {
     timeouts: result.timeouts,
     errors: result.errors,
     byOp,
+    byKind: Object.fromEntries(
+      Object.entries(latencies).map(([op, ms]) => [
+        op,
+        {
+          requests: ms.length,
+          p50: Math.round(percentile(ms, 50)),
+          p99: Math.round(percentile(ms, 99)),
+          over2s: ms.filter((t) => t > 2000).length,
+        },
+      ]),
+    ),
     acknowledged: ackedCounts(acked),
     lost,
     exitCode,
@@ -353,11 +390,21 @@ Load (${f.connections} clients, ${f.durationS} s, ${f.database}, rate limits rai
   timeouts        ${f.timeouts}  (socket errors ${f.errors})
   429             ${f.status429}
   acknowledged    ${sum(f.acknowledged)} writes (${byKind(f.acknowledged)})
-  lost            ${sum(f.lost)}
+  lost            ${sum(f.lost)} (${byKind(f.lost)})
   drained exit    ${f.exitCode}
   by operation    ${Object.entries(f.byOp)
     .map(([op, c]) => `${op} ${JSON.stringify(c)}`)
     .join('\n                  ')}
+
+  | kind | requests | p50 | p99 | over 2 s |
+  |---|---|---|---|---|
+${Object.entries(f.byKind ?? {})
+  .sort(([a], [b]) => KIND_ORDER.indexOf(a) - KIND_ORDER.indexOf(b))
+  .map(
+    ([op, k]) =>
+      `  | ${KIND_NAMES[op] ?? op} | ${k.requests} | ${k.p50} ms | ${k.p99} ms | ${k.over2s} |`,
+  )
+  .join('\n')}
   ${f.ok ? 'PASS' : 'FAIL'}`);
 }
 
