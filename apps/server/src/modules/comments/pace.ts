@@ -13,8 +13,12 @@ export const POSTING_PACE = {
   youngHours: 24,
 } as const;
 
-/** The bucket's row in rate_limit_hits (the rate limits' shared table): one per account. */
-const bucketKey = (userId: number) => `comment-pace:${userId}`;
+/** A token bucket's size and refill, for established accounts and young ones. */
+export interface Pace {
+  established: { burst: number; perHour: number };
+  young: { burst: number; perHour: number };
+  youngHours: number;
+}
 
 interface Row {
   young: boolean | null;
@@ -23,20 +27,31 @@ interface Row {
 }
 
 /**
- * Takes one post from the account's bucket, as GCRA keeps a token bucket: the row holds one
- * time, when the bucket is full again (rate_limit_hits.expires_at, so the rate limits' sweep
- * deletes a full bucket's row, and a missing row is a full bucket). A post may go while that
- * time is at most (burst - 1) intervals ahead; each post moves it one interval on.
- *
- * Runs in the caller's transaction, which holds the account's posting lock (commentsRepo's
- * lockPoster): posts of one account on every instance take turns, and a post that fails gives
- * its token back. Answers null when the post may go, else the seconds until it may.
+ * Takes one post from the account's story-comment bucket (POSTING_PACE). Runs in the caller's
+ * transaction, which holds the account's posting lock (commentsRepo's lockPoster): posts of one
+ * account on every instance take turns, and a post that fails gives its token back. Answers null
+ * when the post may go, else the seconds until it may.
  */
-export async function takePostingToken(tx: Db, userId: number): Promise<number | null> {
-  const key = bucketKey(userId);
+export const takePostingToken = (tx: Db, userId: number): Promise<number | null> =>
+  takeToken(tx, `comment-pace:${userId}`, userId, POSTING_PACE);
+
+/**
+ * Takes one token from a bucket (its row in rate_limit_hits, the rate limits' shared table,
+ * under `key`), as GCRA keeps a token bucket: the row holds one time, when the bucket is full
+ * again (rate_limit_hits.expires_at, so the rate limits' sweep deletes a full bucket's row, and
+ * a missing row is a full bucket). A token may go while that time is at most (burst - 1)
+ * intervals ahead; each token moves it one interval on. The caller's transaction must hold a
+ * lock that keeps the account's takes in line. Answers null, or the seconds until a token.
+ */
+export async function takeToken(
+  tx: Db,
+  key: string,
+  userId: number,
+  pace: Pace,
+): Promise<number | null> {
   const res = (await tx.execute(sql`
     select
-      (select created_at > clock_timestamp() - make_interval(hours => ${POSTING_PACE.youngHours})
+      (select created_at > clock_timestamp() - make_interval(hours => ${pace.youngHours})
          from users where id = ${userId}) as young,
       (select (extract(epoch from expires_at) * 1000)::bigint from rate_limit_hits
          where key = ${key} and window_start = 0) as tat,
@@ -44,11 +59,11 @@ export async function takePostingToken(tx: Db, userId: number): Promise<number |
     rows: Row[];
   };
   const row = res.rows[0]!;
-  const pace = row.young === false ? POSTING_PACE.established : POSTING_PACE.young;
-  const interval = 3_600_000 / pace.perHour;
+  const bucket = row.young === false ? pace.established : pace.young;
+  const interval = 3_600_000 / bucket.perHour;
   const now = Number(row.now);
   const full = Math.max(now, row.tat === null ? now : Number(row.tat));
-  const ahead = full - now - interval * (pace.burst - 1);
+  const ahead = full - now - interval * (bucket.burst - 1);
   if (ahead > 0) return Math.max(1, Math.ceil(ahead / 1000));
   await tx.execute(sql`
     insert into rate_limit_hits as r (key, window_start, hits, expires_at)
