@@ -14,6 +14,7 @@ export * from './schemas/categories.ts';
 export * from './schemas/engagement.ts';
 export * from './schemas/membership.ts';
 export * from './schemas/stats.ts';
+export * from './schemas/moderation.ts';
 export * from './schemas/audio.ts';
 export * from './schemas/signin.ts';
 export * from './schemas/community.ts';
