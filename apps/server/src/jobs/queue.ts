@@ -21,6 +21,8 @@ export interface SendOptions {
   retryDelay?: number;
   /** Exponential backoff with jitter between retries (default true). */
   retryBackoff?: boolean;
+  /** Seconds a running job may take before supervision fails it for a retry (default 300). */
+  expireInSeconds?: number;
 }
 
 export interface JobQueue {

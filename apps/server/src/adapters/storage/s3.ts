@@ -1,4 +1,8 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -52,6 +56,41 @@ export function s3Storage(config: S3Config): ObjectStorage & { close(): void } {
         if (isMissing(e)) return false;
         throw e;
       }
+    },
+    async putFile(key, filePath, contentType) {
+      assertSafeKey(key);
+      // One PutObject streamed from disk (S3 takes up to 5 GB so): its length is known up front.
+      const { size } = await stat(filePath);
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key: key,
+          Body: createReadStream(filePath),
+          ContentLength: size,
+          ContentType: contentType,
+        }),
+      );
+    },
+    async read(key, range) {
+      assertSafeKey(key);
+      try {
+        const out = await client.send(
+          new GetObjectCommand({
+            Bucket,
+            Key: key,
+            ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+          }),
+        );
+        // In Node the SDK's body is an http.IncomingMessage: a Readable, streamed as it arrives.
+        return out.Body as Readable;
+      } catch (e) {
+        if (isMissing(e)) return null;
+        throw e;
+      }
+    },
+    async delete(key) {
+      assertSafeKey(key);
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
     close: () => client.destroy(),
   };
