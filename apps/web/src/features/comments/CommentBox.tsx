@@ -6,6 +6,7 @@ import {
   useState,
   type FormEvent,
   type KeyboardEvent,
+  type ReactNode,
 } from 'react';
 import {
   activeMention,
@@ -29,9 +30,9 @@ const COUNTER_FROM = ENGAGEMENT.commentChars - 200;
 export const countChars = (text: string): number => Array.from(text.trim()).length;
 
 /** Whether a text may be posted: not empty once trimmed and within the limit (SPEC.md 5). */
-export const canPost = (text: string): boolean => {
+export const canPost = (text: string, max: number = ENGAGEMENT.commentChars): boolean => {
   const n = countChars(text);
-  return n > 0 && n <= ENGAGEMENT.commentChars;
+  return n > 0 && n <= max;
 };
 
 /**
@@ -52,6 +53,14 @@ export function CommentBox(props: {
   onSubmit: (text: string) => Promise<unknown>;
   sendOnEnter?: boolean;
   autoFocus?: boolean;
+  /** The text's limit in characters (a story comment's unless said). */
+  maxChars?: number;
+  /** May the box be sent as it is? (A community post may be images alone.) */
+  canSend?: (text: string) => boolean;
+  /** Shown under the text (a post's chosen images). */
+  below?: ReactNode;
+  /** Shown at the start of the foot, beside the Singlish switch (a post's Add images). */
+  tools?: ReactNode;
 }) {
   const { t } = useI18n();
   const id = useId();
@@ -66,6 +75,8 @@ export function CommentBox(props: {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState('');
   const nextCaret = useRef<number | null>(null);
+  const max = props.maxChars ?? ENGAGEMENT.commentChars;
+  const sendable = props.canSend ?? ((value: string) => canPost(value, max));
   // Singlish typing (remembered switch) and FM Abhaya pastes converted, both with an undo.
   const singlish = useSinglishTyping<HTMLTextAreaElement>();
   const legacy = useLegacyPaste();
@@ -106,7 +117,7 @@ export function CommentBox(props: {
   };
 
   const submit = async () => {
-    if (!canPost(text) || sending) return;
+    if (!sendable(text) || sending) return;
     setSending(true);
     setError('');
     try {
@@ -158,7 +169,8 @@ export function CommentBox(props: {
   };
 
   const n = countChars(text);
-  const over = n > ENGAGEMENT.commentChars;
+  const over = n > max;
+  const counterFrom = max - (ENGAGEMENT.commentChars - COUNTER_FROM);
 
   return (
     <form method="post" className={styles.box} onSubmit={onFormSubmit}>
@@ -224,11 +236,13 @@ export function CommentBox(props: {
         )}
       </div>
       {legacy.converted && <LegacyPasteNotice onUndo={legacy.undo} />}
+      {props.below}
       <div className={styles.boxFoot}>
+        {props.tools}
         <SinglishToggle variant="bar" undoable={singlish.undoable} onUndo={singlish.undo} />
-        {n >= COUNTER_FROM && (
+        {n >= counterFrom && (
           <span className={over ? styles.counterOver : styles.counter} aria-live="polite">
-            {t('comments.counter', { n, max: ENGAGEMENT.commentChars })}
+            {t('comments.counter', { n, max })}
           </span>
         )}
         {error && (
@@ -239,7 +253,7 @@ export function CommentBox(props: {
         <button
           type="submit"
           className={styles.send}
-          disabled={!canPost(text) || sending}
+          disabled={!sendable(text) || sending}
           aria-busy={sending || undefined}
         >
           {props.submitLabel}

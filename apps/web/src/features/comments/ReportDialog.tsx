@@ -23,8 +23,16 @@ export const reportReason = (reason: string, details: string): string => {
   return (extra ? `${reason}: ${extra}` : reason).slice(0, ENGAGEMENT.reportReasonChars);
 };
 
-/** A small modal dialog asking why a comment is reported; says thanks once it is in the queue. */
-export function ReportDialog(props: { commentId: number; onClose: () => void }) {
+/**
+ * A small modal dialog asking why a comment is reported; says thanks once it is in the queue.
+ * `send` and `title` report something else the same way (a community post or profile).
+ */
+export function ReportDialog(props: {
+  commentId?: number;
+  send?: (reason: string) => Promise<unknown>;
+  title?: string;
+  onClose: () => void;
+}) {
   const { t } = useI18n();
   const id = useId();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -44,7 +52,9 @@ export function ReportDialog(props: { commentId: number; onClose: () => void }) 
     e.preventDefault();
     setState('sending');
     setError('');
-    reportComment(props.commentId, reportReason(REPORT_REASONS[choice]!.reason, details)).then(
+    const reason = reportReason(REPORT_REASONS[choice]!.reason, details);
+    const sent = props.send ? props.send(reason) : reportComment(props.commentId ?? 0, reason);
+    sent.then(
       () => setState('done'),
       (err: unknown) => {
         setState('form');
@@ -62,7 +72,7 @@ export function ReportDialog(props: { commentId: number; onClose: () => void }) 
       onCancel={onClose}
     >
       <h2 id={`${id}-title`} className={styles.dialogTitle}>
-        {t('report.title')}
+        {props.title ?? t('report.title')}
       </h2>
       {state === 'done' ? (
         <>
