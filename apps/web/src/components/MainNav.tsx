@@ -7,8 +7,8 @@ import { disablePushBeforeLogout } from '../features/push/push.ts';
 import { useI18n } from '../i18n/index.tsx';
 import styles from './Header.module.css';
 
-/** Pages a header Login or Join comes back to afterwards: a story, an author. */
-const RETURN_TO = /^\/(details|author)\//;
+/** Pages a header Login or Join comes back to afterwards: a story, an author, the community. */
+const RETURN_TO = /^\/(details|author|profile)\/|^\/community(\/|$)/;
 
 /** /login or /signup, carrying `?redirect=` back to a story page the reader started from. */
 export const authHref = (to: '/login' | '/signup', pathname: string): string =>
@@ -53,6 +53,11 @@ export function MainNav(props: {
       <li>
         <NavLink to="/leaderboard/" className={linkClass} onClick={props.onNavigate}>
           {t('nav.leaderboard')}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/community" className={linkClass} onClick={props.onNavigate}>
+          {t('nav.community')}
         </NavLink>
       </li>
       {showReader && (
