@@ -19,28 +19,36 @@ import type { CoversService } from './service.ts';
 const FIELD = 'image';
 const MB = 1024 * 1024;
 
-const fileTooLarge = () =>
+/** What an upload route takes: its largest file and what its sentences call the thing sent. */
+export interface UploadForm {
+  maxBytes: number;
+  /** 'cover', 'picture': as in "the most a cover can be". */
+  noun: string;
+}
+const COVER_FORM: UploadForm = { maxBytes: AUTHORING.coverBytes, noun: 'cover' };
+
+const fileTooLarge = (form: UploadForm) =>
   new AppError(
     413,
     ResultCode.payloadTooLarge,
-    `This image is larger than ${AUTHORING.coverBytes / MB} MB, the most a cover can be. Save it smaller and try again.`,
+    `This image is larger than ${form.maxBytes / MB} MB, the most a ${form.noun} can be. Save it smaller and try again.`,
   );
-const notAForm = () =>
+const notAForm = (form: UploadForm) =>
   new AppError(
     415,
     ResultCode.invalidInput,
-    `Send the cover as a form upload (multipart/form-data) with the image in the field '${FIELD}'.`,
+    `Send the ${form.noun} as a form upload (multipart/form-data) with the image in the field '${FIELD}'.`,
   );
 
-/** What multipart and body parsing throw, as the sentences this route answers with. */
-function uploadError(error: unknown): unknown {
+/** What multipart and body parsing throw, as the sentences an upload route answers with. */
+export function uploadError(error: unknown, form: UploadForm = COVER_FORM): unknown {
   if (error instanceof AppError) return error;
   switch ((error as FastifyError | undefined)?.code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return fileTooLarge();
+      return fileTooLarge(form);
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return notAForm();
+      return notAForm(form);
     case 'FST_PARTS_LIMIT':
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
@@ -50,12 +58,15 @@ function uploadError(error: unknown): unknown {
 }
 
 /** The uploaded file's bytes; a missing file, another field or a broken form is a 4xx. */
-async function readImage(req: FastifyRequest): Promise<Buffer> {
+export async function readImage(
+  req: FastifyRequest,
+  form: UploadForm = COVER_FORM,
+): Promise<Buffer> {
   try {
     const part = await req.file({
-      // A little over the cover limit, so an exact 4 MB file reaches the service's own check.
+      // A little over the limit, so a file of exactly the limit reaches the service's own check.
       limits: {
-        fileSize: AUTHORING.coverBytes + 1024,
+        fileSize: form.maxBytes + 1024,
         files: 1,
         fields: 4,
         fieldSize: 1024,
@@ -67,11 +78,11 @@ async function readImage(req: FastifyRequest): Promise<Buffer> {
     if (!part) throw invalid(`Choose an image to upload in the field '${FIELD}'.`);
     if (part.fieldname !== FIELD) {
       part.file.resume();
-      throw invalid(`Send the cover in the field '${FIELD}', not '${part.fieldname}'.`);
+      throw invalid(`Send the ${form.noun} in the field '${FIELD}', not '${part.fieldname}'.`);
     }
     return await part.toBuffer();
   } catch (error) {
-    const known = uploadError(error);
+    const known = uploadError(error, form);
     // Anything else here is a form the client broke (cut off, malformed), not our failure.
     throw known instanceof AppError
       ? known

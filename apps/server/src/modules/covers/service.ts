@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata, type Sharp } from 'sharp';
 import { AUTHORING, ResultCode } from '@kathamala/domain';
 import type { ObjectStorage } from '../../adapters/storage/types.ts';
 import { AppError, invalid } from '../../errors.ts';
@@ -27,11 +27,11 @@ const WEBP_OUT = { quality: 80, effort: 4 } as const;
 
 const MB = 1024 * 1024;
 const tooLarge = (message: string) => new AppError(413, ResultCode.payloadTooLarge, message);
-const unsupported = () =>
+const unsupported = (noun: string) =>
   new AppError(
     415,
     ResultCode.invalidInput,
-    'A cover must be a JPEG, PNG or WebP image. This file is not one of those.',
+    `${noun} must be a JPEG, PNG or WebP image. This file is not one of those.`,
   );
 const damaged = () =>
   invalid('This image file is damaged or incomplete. Save it again and upload the new file.');
@@ -73,17 +73,32 @@ const listSizes = (main: Buffer) =>
     })),
   );
 
-/** Checks an uploaded file by its bytes and returns its oriented size; refusals are 4xx. */
-async function inspect(bytes: Buffer): Promise<{ width: number; height: number }> {
-  if (bytes.length === 0)
-    throw invalid('The file is empty. Choose a JPEG, PNG or WebP image for the cover.');
-  if (bytes.length > AUTHORING.coverBytes)
+/** What an uploaded image may be: its bytes, its pixels, and what a refusal calls it. */
+export interface UploadLimits {
+  maxBytes: number;
+  maxPixels: number;
+  /** 'A cover', 'A picture': the start of a refusal's sentence. */
+  noun: string;
+}
+
+/**
+ * Checks an uploaded image by its bytes (JPEG, PNG or WebP by their signatures, whole, within
+ * the limits) and returns its oriented size; every refusal is a 4xx with a sentence. Shared by
+ * covers and the community's images.
+ */
+export async function inspectUpload(
+  bytes: Buffer,
+  limits: UploadLimits,
+): Promise<{ width: number; height: number }> {
+  const { noun } = limits;
+  if (bytes.length === 0) throw invalid('The file is empty. Choose a JPEG, PNG or WebP image.');
+  if (bytes.length > limits.maxBytes)
     throw tooLarge(
-      `This image is ${(bytes.length / MB).toFixed(1)} MB; a cover can be at most ${AUTHORING.coverBytes / MB} MB. Save it smaller and try again.`,
+      `This image is ${(bytes.length / MB).toFixed(1)} MB; ${noun.toLowerCase()} can be at most ${limits.maxBytes / MB} MB. Save it smaller and try again.`,
     );
   // Only the three raster formats get past here, so SVG, XML or text never reach a decoder.
   const kind = sniff(bytes);
-  if (!kind) throw unsupported();
+  if (!kind) throw unsupported(noun);
   let meta: Metadata;
   try {
     // Reads the header only; nothing is decoded yet.
@@ -91,14 +106,48 @@ async function inspect(bytes: Buffer): Promise<{ width: number; height: number }
   } catch {
     throw damaged();
   }
-  if (meta.format !== kind) throw unsupported();
+  if (meta.format !== kind) throw unsupported(noun);
   if (!meta.width || !meta.height) throw damaged();
   const pixels = meta.width * meta.height;
-  if (pixels > AUTHORING.coverMaxPixels)
+  if (pixels > limits.maxPixels)
     throw tooLarge(
-      `This image is ${meta.width} × ${meta.height} pixels (${Math.round(pixels / 1e6)} megapixels); a cover can be at most ${AUTHORING.coverMaxPixels / 1e6} megapixels. Make it smaller and try again.`,
+      `This image is ${meta.width} × ${meta.height} pixels (${Math.round(pixels / 1e6)} megapixels); ${noun.toLowerCase()} can be at most ${limits.maxPixels / 1e6} megapixels. Make it smaller and try again.`,
     );
   const { width, height } = meta.autoOrient ?? meta;
+  return { width, height };
+}
+
+/**
+ * Decodes a checked upload, turned by its EXIF orientation, as a sharp pipeline that keeps no
+ * metadata (EXIF, GPS, ICC, XMP) in what it writes. `shape` resizes and encodes it.
+ */
+export async function reencodeUpload(
+  bytes: Buffer,
+  maxPixels: number,
+  shape: (image: Sharp) => Sharp,
+): Promise<Buffer> {
+  try {
+    return await shape(
+      sharp(bytes, {
+        limitInputPixels: maxPixels,
+        // Truncated or corrupt pixel data is refused; mere warnings (odd but whole files) pass.
+        failOn: 'error',
+      }).rotate(), // by its EXIF orientation, before the metadata goes
+    ).toBuffer(); // sharp keeps no EXIF, ICC or XMP unless asked
+  } catch {
+    throw damaged();
+  }
+}
+
+const COVER_LIMITS: UploadLimits = {
+  maxBytes: AUTHORING.coverBytes,
+  maxPixels: AUTHORING.coverMaxPixels,
+  noun: 'A cover',
+};
+
+/** Checks an uploaded cover by its bytes and returns its oriented size; refusals are 4xx. */
+async function inspect(bytes: Buffer): Promise<{ width: number; height: number }> {
+  const { width, height } = await inspectUpload(bytes, COVER_LIMITS);
   if (Math.min(width, Math.floor((height * 2) / 3)) < MIN_WIDTH)
     throw invalid(
       `This image is ${width} × ${height} pixels; a cover needs at least ${MIN_WIDTH} × ${heightOf(MIN_WIDTH)} (it is cut to a 2:3 portrait).`,
@@ -151,20 +200,11 @@ export function coversService(storage: ObjectStorage) {
     async upload(storyId: number, bytes: Buffer): Promise<StoredCover> {
       const { width, height } = await inspect(bytes);
       const outWidth = Math.min(MAX_WIDTH, width, Math.floor((height * 2) / 3));
-      let main: Buffer;
-      try {
-        main = await sharp(bytes, {
-          limitInputPixels: AUTHORING.coverMaxPixels,
-          // Truncated or corrupt pixel data is refused; mere warnings (odd but whole files) pass.
-          failOn: 'error',
-        })
-          .rotate() // by its EXIF orientation, before the metadata goes
+      const main = await reencodeUpload(bytes, AUTHORING.coverMaxPixels, (image) =>
+        image
           .resize(outWidth, heightOf(outWidth), { fit: 'cover', position: 'centre' })
-          .png(PNG_OUT) // sharp keeps no EXIF, ICC or XMP unless asked
-          .toBuffer();
-      } catch {
-        throw damaged();
-      }
+          .png(PNG_OUT),
+      );
       return save(storyId, main);
     },
 
