@@ -99,3 +99,33 @@ INSERT INTO review_events (case_id, action, actor_id, note, at)
 	SELECT c.id, 'flagged', r.user_id, r.reason, r.created_at
 	FROM comment_reports r JOIN review_cases c ON c.kind = 'comment' AND c.target_id = r.comment_id
 	WHERE r.status = 'open';
+--> statement-breakpoint
+-- A community post or post comment stored as pending (holds.ts held it: a new account's first
+-- posts, a kept word) waits in the queue with its reason, whoever stored it.
+CREATE OR REPLACE FUNCTION review_held() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  k text;
+  cid integer;
+BEGIN
+  IF NEW.status <> 'pending' OR (TG_OP = 'UPDATE' AND OLD.status = 'pending') THEN RETURN NULL; END IF;
+  IF TG_TABLE_NAME = 'community_posts' THEN k := 'post'; ELSE k := 'post_comment'; END IF;
+  INSERT INTO review_cases (kind, target_id, held_reason) VALUES (k, NEW.id, NEW.status_reason)
+    ON CONFLICT (kind, target_id) WHERE status = 'open'
+    DO UPDATE SET held_reason = coalesce(review_cases.held_reason, EXCLUDED.held_reason)
+    RETURNING id INTO cid;
+  INSERT INTO review_events (case_id, action, note) VALUES (cid, 'held', NEW.status_reason);
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER "community_posts_review_held" AFTER INSERT OR UPDATE OF status ON "community_posts"
+	FOR EACH ROW EXECUTE FUNCTION review_held();
+--> statement-breakpoint
+CREATE TRIGGER "community_comments_review_held" AFTER INSERT OR UPDATE OF status ON "community_comments"
+	FOR EACH ROW EXECUTE FUNCTION review_held();
+--> statement-breakpoint
+-- A writer is told when an editor rejects their post or comment: a community notification of
+-- its own kind, 'review', whose excerpt is the editor's sentence.
+ALTER TABLE "community_notifications" DROP CONSTRAINT IF EXISTS "community_notifications_kind_check";
+--> statement-breakpoint
+ALTER TABLE "community_notifications" ADD CONSTRAINT "community_notifications_kind_check"
+	CHECK ("kind" IN ('like', 'comment', 'mention', 'share', 'follow', 'review'));
