@@ -236,7 +236,7 @@ export async function buildApp(
   await communityModule(platform);
   await moderationModule(platform);
   await audioModule(platform);
-  await oauthModule(platform);
+  await oauthModule(platform, { auth, mail });
 
   // The demo stories go through the same publishing path as every author's.
   const seeded =
