@@ -1,5 +1,6 @@
 import { MEMBERSHIP_MESSAGES, STORY_MESSAGES } from '@kathamala/domain';
 import { communityEn } from './community.en.ts';
+import { signinEn } from './signin.en.ts';
 
 /** English UI strings. The keys of this object are the message keys of the app. */
 export const en = {
@@ -719,6 +720,7 @@ export const en = {
     'Read serialized Sinhala and English fiction, one episode at a time. Free to join.',
   'footer.tagline': 'A garland of stories, one episode at a time.',
   ...communityEn,
+  ...signinEn,
 } as const;
 
 /** Every key of the catalogue, counted messages with one key per plural form (`key#one`). */

@@ -1,5 +1,6 @@
 import type { CatalogueKey } from './en.ts';
 import { communitySi } from './community.si.ts';
+import { signinSi } from './signin.si.ts';
 
 /** Sinhala UI strings: every English key has a Sinhala text (the type enforces it). */
 export const si: Record<CatalogueKey, string> = {
@@ -710,4 +711,5 @@ export const si: Record<CatalogueKey, string> = {
   'meta.description': 'සිංහල සහ ඉංග්‍රීසි කතා මාලා කොටසින් කොටස කියවන්න. එක්වීම නොමිලේ.',
   'footer.tagline': 'කතා මාලාවක්, කොටසින් කොටස.',
   ...communitySi,
+  ...signinSi,
 };
