@@ -1,4 +1,5 @@
 import { MEMBERSHIP_MESSAGES, STORY_MESSAGES } from '@kathamala/domain';
+import { audioEn } from './audio.en.ts';
 import { communityEn } from './community.en.ts';
 import { signinEn } from './signin.en.ts';
 
@@ -720,6 +721,7 @@ export const en = {
     'Read serialized Sinhala and English fiction, one episode at a time. Free to join.',
   'footer.tagline': 'A garland of stories, one episode at a time.',
   ...communityEn,
+  ...audioEn,
   ...signinEn,
 } as const;
 

@@ -1,4 +1,5 @@
 import type { CatalogueKey } from './en.ts';
+import { audioSi } from './audio.si.ts';
 import { communitySi } from './community.si.ts';
 import { signinSi } from './signin.si.ts';
 
@@ -711,5 +712,6 @@ export const si: Record<CatalogueKey, string> = {
   'meta.description': 'සිංහල සහ ඉංග්‍රීසි කතා මාලා කොටසින් කොටස කියවන්න. එක්වීම නොමිලේ.',
   'footer.tagline': 'කතා මාලාවක්, කොටසින් කොටස.',
   ...communitySi,
+  ...audioSi,
   ...signinSi,
 };

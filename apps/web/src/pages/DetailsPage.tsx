@@ -15,6 +15,7 @@ import { useServerStatus } from '../config.tsx';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonBlock, SkeletonLines } from '../components/Skeleton.tsx';
 import { formatFullDate } from '../features/account/format.ts';
+import { AudioButton } from '../features/audio/AudioButton.tsx';
 import { useSession } from '../features/auth/useSession.ts';
 import { BookmarkButton } from '../features/bookmarks/BookmarkButton.tsx';
 import { ComfortButton } from '../features/comfort/ComfortButton.tsx';
@@ -255,6 +256,15 @@ function StoryView({ storyId, partNumber }: { storyId: number; partNumber: numbe
                 />
               )}
               {story.membersOnly && <MembersBadge />}
+              <AudioButton
+                storyId={storyId}
+                storyTitle={story.title}
+                author={author}
+                lang={lang}
+                tracks={details.audioBooks}
+                partNumber={partNumber}
+                loggedIn={isReader}
+              />
               {isReader && part.isSuccess && (
                 <BookmarkButton storyId={storyId} bookmarked={part.data.bookmarked} />
               )}

@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { setUnauthorizedHandler } from '../../api/client.ts';
 import { dropPersonalData, logoutCall, refreshToken } from '../../api/queries.ts';
+import { stopAudio } from '../audio/stopAudio.ts';
 import { clearSession, storeClaims, storeToken } from './session.ts';
 import { useSession } from './useSession.ts';
 import { verifyToken } from './verify.ts';
@@ -30,6 +31,8 @@ function useEndSession() {
   return useCallback(
     (returnHere: boolean) => {
       clearSession();
+      // Audio stops with the session (SPEC.md 4), whatever page it plays on.
+      stopAudio();
       dropPersonalData(queryClient);
       navigate(returnHere ? loginPathFor(here) : '/login', { replace: returnHere });
     },

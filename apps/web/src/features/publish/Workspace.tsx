@@ -7,6 +7,7 @@ import { ErrorNotice, InfoNotice } from '../../components/Notice.tsx';
 import { SkeletonLines } from '../../components/Skeleton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { storyLang } from '../stories/lang.ts';
+import { AudioTracks } from './AudioTracks.tsx';
 import { CoverPanel } from './CoverPanel.tsx';
 import { NoticeLine, type EditorNotice } from './EditorBits.tsx';
 import { EpisodeEditor } from './EpisodeEditor.tsx';
@@ -240,6 +241,7 @@ function StoryPanel({ story, notice }: { story: OwnStory; notice?: EditorNotice 
         <CoverPanel storyId={story.storyId} title={story.title} />
       </section>
       <EpisodeList key={story.storyId} story={story} />
+      <AudioTracks key={`audio-${story.storyId}`} story={story} />
     </div>
   );
 }
