@@ -38,6 +38,11 @@ const listColumns = sql`c.id as "commentId", c.story_id as "storyId", c.part_num
 const listFrom = sql`comments c join users u on u.id = c.user_id
   left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id`;
 
+/** A comment an editor rejected (moderation) shows to its writer only. */
+const shownTo = (viewerId: number) =>
+  sql`(c.user_id = ${viewerId} or not exists (
+    select 1 from rejected_comments rc where rc.comment_id = c.id))`;
+
 /** Keeps posts of one user in a line across server instances (the rate limit counts them). */
 const POSTING_LOCK = 727_100;
 /** Comments of a part read to find who is in its conversation. */
@@ -72,21 +77,22 @@ export const commentsRepo = (db: Db) => {
         where story_id = ${storyId} and status = 'published' and part_number is not null
           and ${'episodeId' in by ? sql`id = ${by.episodeId}` : sql`part_number = ${by.partNumber}`}`),
 
-    /** Top-level comments on one part, newest first. */
-    topLevel: async (storyId: number, partNumber: number, limit: number) =>
+    /** Top-level comments on one part the viewer may see, newest first. */
+    topLevel: async (storyId: number, partNumber: number, limit: number, viewerId: number) =>
       (
         await rows<CommentRow>(sql`
           select ${listColumns} from ${listFrom}
           where c.story_id = ${storyId} and c.part_number = ${partNumber} and c.parent_id is null
+            and ${shownTo(viewerId)}
           order by c.created_at desc, c.id desc limit ${limit}`)
       ).map(toRow),
 
-    /** Replies to one comment, oldest first. */
-    replies: async (parentId: number, limit: number) =>
+    /** Replies to one comment the viewer may see, oldest first. */
+    replies: async (parentId: number, limit: number, viewerId: number) =>
       (
         await rows<CommentRow>(sql`
           select ${listColumns} from ${listFrom}
-          where c.parent_id = ${parentId}
+          where c.parent_id = ${parentId} and ${shownTo(viewerId)}
           order by c.created_at asc, c.id asc limit ${limit}`)
       ).map(toRow),
 

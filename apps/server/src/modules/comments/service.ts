@@ -217,7 +217,7 @@ export function commentsService(deps: CommentsDeps) {
       const story = await stories.story(storyId);
       if (!story || !isVisible(story)) throw storyGone();
       const authorUserId = await repo.authorUserId(story.authorId);
-      const rows = await repo.topLevel(storyId, partNumber, COMMENTS_LISTED);
+      const rows = await repo.topLevel(storyId, partNumber, COMMENTS_LISTED, viewer.userId);
       return {
         comments: rows.map((r) => toComment(r, viewer.userId, authorUserId)),
         followers: await repo.followersOf(viewer.userId, FOLLOWERS_LISTED),
@@ -231,7 +231,7 @@ export function commentsService(deps: CommentsDeps) {
       const story = await stories.story(comment.storyId);
       if (!story || !isVisible(story)) throw storyGone();
       const authorUserId = await repo.authorUserId(story.authorId);
-      const rows = await repo.replies(comment.id, REPLIES_LISTED);
+      const rows = await repo.replies(comment.id, REPLIES_LISTED, viewer.userId);
       return { list: rows.map((r) => toComment(r, viewer.userId, authorUserId)) };
     },
 

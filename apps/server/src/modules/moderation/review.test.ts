@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { reviewPaths, type ReviewItem } from '@kathamala/domain';
+import { apiPaths, reviewPaths, type Comment, type ReviewItem } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 
 let t: TestApp;
@@ -33,6 +33,16 @@ const queue = async (token = editor) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().object as { list: ReviewItem[]; hasNext: boolean };
 };
+/** Polls until `check` holds (a job's work), at most `ms`. */
+const waitFor = async (check: () => Promise<boolean>, ms = 20_000) => {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+};
+
 const itemFor = async (kind: string, id: number) =>
   (await queue()).list.find((i) => i.target.kind === kind && i.target.id === id);
 
@@ -235,5 +245,74 @@ describe('rate limits', () => {
       });
       expect(ok.statusCode, ok.body).toBe(200);
     }
+  });
+});
+
+describe('reported story comments', () => {
+  it('enter the same queue; a rejected one disappears for everyone but its writer, who is told why', async () => {
+    const [ep] = await t.rows<{ storyId: number; episodeId: number; partNumber: number }>(sql`
+      select s.id as "storyId", e.id as "episodeId", e.part_number as "partNumber"
+      from stories s join episodes e on e.story_id = s.id and e.status = 'published'
+      where not s.members_only and not e.members_only and s.number_of_parts > 0
+        and (s.release_at is null or s.release_at <= now())
+      order by s.id, e.part_number limit 1`);
+    const writer = await t.signup('Commenter');
+    const posted = await send('POST', apiPaths.comment(), writer, {
+      storyId: ep!.storyId,
+      episodeId: ep!.episodeId,
+      feedback: 'A comment with an insult in it',
+      platform: 'web',
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+    const commentId = (posted.json().object.comment as Comment).commentId;
+    const reported = await send('POST', apiPaths.report(), reader, {
+      commentId,
+      reason: 'It insults the author',
+    });
+    expect(reported.statusCode, reported.body).toBe(200);
+
+    const item = await itemFor('comment', commentId);
+    expect(item).toMatchObject({
+      target: {
+        kind: 'comment',
+        id: commentId,
+        storyId: ep!.storyId,
+        preview: 'A comment with an insult in it',
+      },
+      flags: [{ by: { userId: userOf(reader) }, reason: 'It insults the author' }],
+    });
+    expect(item!.history.map((h) => h.action)).toEqual(['flagged']);
+
+    const decided = await send('POST', reviewPaths.decideComment(), editor, {
+      commentId,
+      decision: 'reject',
+      reason: 'Insults are not allowed here.',
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+
+    const ids = async (token: string) =>
+      (
+        (await send('GET', apiPaths.comments(ep!.storyId, ep!.partNumber), token)).json().object
+          .comments as Comment[]
+      ).map((c) => c.commentId);
+    expect(await ids(reader)).not.toContain(commentId);
+    expect(await ids(editor2)).not.toContain(commentId);
+    expect(await ids(writer)).toContain(commentId);
+
+    expect(
+      await waitFor(
+        async () =>
+          (
+            await t.rows(sql`select 1 from community_notifications
+              where user_id = ${userOf(writer)} and kind = 'review'
+                and excerpt = 'Insults are not allowed here.'`)
+          ).length === 1,
+      ),
+    ).toBe(true);
+    const [report] = await t.rows<{ status: string }>(
+      sql`select status from comment_reports where comment_id = ${commentId}`,
+    );
+    expect(report!.status).toBe('removed');
+    expect(await itemFor('comment', commentId)).toBeUndefined();
   });
 });
