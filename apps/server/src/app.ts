@@ -235,7 +235,7 @@ export async function buildApp(
   const mail = await mailModule(platform);
   await communityModule(platform);
   await moderationModule(platform);
-  await audioModule(platform);
+  await audioModule(platform, stories);
   await oauthModule(platform, { auth, mail });
 
   // The demo stories go through the same publishing path as every author's.

@@ -1,4 +1,46 @@
+import { randomBytes } from 'node:crypto';
 import type { Platform } from '../../platform.ts';
+import type { StoriesService } from '../stories/service.ts';
+import { capabilities } from './capability.ts';
+import { findFfmpeg } from './ffmpeg.ts';
+import { AUDIO_JOB, audioService } from './service.ts';
+import { audioRoutes } from './routes.ts';
+import { streamRoutes } from './stream.ts';
+
+/** A listener's requests a minute per track (AUDIO_STREAM_PER_MINUTE): seeks and a player's refills. */
+const STREAM_PER_MINUTE = Number(process.env.AUDIO_STREAM_PER_MINUTE) || 600;
 
 /** Audio episodes: authors' tracks, their processing job, streaming and listening positions. */
-export async function audioModule(_platform: Platform): Promise<void> {}
+export async function audioModule(p: Platform, stories?: Pick<StoriesService, 'useAudio'>) {
+  const ffmpeg = findFfmpeg();
+  if (!ffmpeg)
+    p.app.log.warn(
+      'Audio: ffmpeg is not installed, so audio uploads are refused (503); listening works. Install it with: apt-get install -y ffmpeg',
+    );
+  // The key of members' capability prefixes, shared by every instance through the database.
+  const secret = await p.secrets.get('audio-capability-key', {
+    fromFile: async () => null,
+    make: () => randomBytes(32).toString('base64url'),
+  });
+  const caps = capabilities(secret);
+  const audio = audioService({
+    db: p.db,
+    queue: p.queue,
+    storage: p.storage,
+    cache: p.cache,
+    ffmpeg,
+    capabilities: caps,
+  });
+  stories?.useAudio(audio.books);
+  await audioRoutes(p.app, audio);
+  streamRoutes(p.app, {
+    storage: p.storage,
+    capabilities: caps,
+    trackByPrefix: audio.trackByPrefix,
+    perListenerPerMinute: STREAM_PER_MINUTE,
+  });
+  // Only a server that can convert takes the jobs: another one with ffmpeg will.
+  if (ffmpeg)
+    await p.queue.work<{ trackId: number }>(AUDIO_JOB, (job) => audio.process(job.data.trackId));
+  return audio;
+}

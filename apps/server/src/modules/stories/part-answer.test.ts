@@ -16,7 +16,13 @@ const shared = (content?: string) =>
       ...(content === undefined ? {} : { content }),
     },
   }) as unknown as SharedDetails;
-const mine = { subscribed: true, userRating: null, bookmarked: false, alertEnabled: true };
+const mine = {
+  subscribed: true,
+  userRating: null,
+  bookmarked: false,
+  alertEnabled: true,
+  audioBooks: [],
+};
 const expected = (view: DetailsView) =>
   JSON.stringify({ code: 0, object: { ...view.shared, ...view.mine } });
 
@@ -38,7 +44,13 @@ describe('partAnswerBody', () => {
 
   it("gives each reader of the same episode their own fields, and a new version's text", () => {
     const first = shared(sinhala.repeat(100));
-    const other = { subscribed: false, userRating: 4, bookmarked: true, alertEnabled: false };
+    const other = {
+      subscribed: false,
+      userRating: 4,
+      bookmarked: true,
+      alertEnabled: false,
+      audioBooks: [],
+    };
     partAnswerBody({ shared: first, mine });
     expect(JSON.parse(partAnswerBody({ shared: first, mine: other }).toString('utf8'))).toEqual({
       code: 0,

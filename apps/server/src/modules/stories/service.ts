@@ -16,6 +16,7 @@ import { mayReadEpisode } from './policy.ts';
 import type { CacheDeps } from '../../cache/changes.ts';
 import { Memo } from '../../cache/memo.ts';
 import { isReleased, isVisible, queryWords, type StoriesRepo } from './repo.ts';
+import type { AudioBooksSource } from '../audio/service.ts';
 import { allowedTypos, correctableWords, corrections, swapVariants } from './typos.ts';
 
 const SHORT_LIST = 12;
@@ -38,8 +39,13 @@ type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
 type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
 type ViewerState = Awaited<ReturnType<StoriesRepo['viewerState']>>;
 
-/** The viewer's own fields of the story details. */
-type ViewerBits = Pick<StoryDetails, 'subscribed' | 'userRating' | 'bookmarked' | 'alertEnabled'>;
+/** The viewer's own fields of the story details (audioBooks: their positions, their access). */
+type ViewerBits = Pick<
+  StoryDetails,
+  'subscribed' | 'userRating' | 'bookmarked' | 'alertEnabled' | 'audioBooks'
+>;
+type AudioBooks = StoryDetails['audioBooks'];
+const NO_BOOKS: AudioBooks = Object.freeze([]) as unknown as AudioBooks;
 /** The story details every viewer shares (the same object while its rows are unchanged). */
 export type SharedDetails = Omit<StoryDetails, keyof ViewerBits>;
 /** Story details in two parts: the shared one first, then the viewer's own. */
@@ -116,6 +122,18 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const partRow = (id: number, n: number) => parts.load(`${id}:${n}`, () => repo.part(id, n, true));
   const seasonsOf = async (seriesId: number) =>
     (await seasons.load(seriesId, () => repo.seasons(seriesId))) ?? NO_SEASONS;
+  // The story's tracks for this viewer (issue 29), set by the audio module once it is built.
+  let audio: AudioBooksSource | null = null;
+  // A reader's state with their audioBooks, one frozen object per pair (a page turn writes no
+  // JSON for it: part-answer.ts keeps its JSON by identity).
+  const withBooks = new WeakMap<ViewerState, { books: AudioBooks; mine: ViewerBits }>();
+  const mineOf = (state: ViewerState, books: AudioBooks): ViewerBits => {
+    const was = withBooks.get(state);
+    if (was?.books === books) return was.mine;
+    const mine = Object.freeze({ ...state, audioBooks: books });
+    withBooks.set(state, { books, mine });
+    return mine;
+  };
   const viewerState = (userId: number, storyId: number, appId: string) =>
     viewerStates.load(`${userId}:${storyId}`, () =>
       repo.viewerState(userId, storyId, appId),
@@ -194,7 +212,6 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         appId: story.appId,
         keyword: story.keyword,
       },
-      audioBooks: [],
       numberOfparts: story.numberOfparts,
     };
     kept[slot] = shared;
@@ -227,6 +244,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     found: PartRow | undefined,
     series: readonly number[] | undefined,
     mine: ViewerState,
+    books: AudioBooks,
     viewer: Viewer | null,
     wantText: boolean,
     now: number,
@@ -244,7 +262,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     }
     // The kept state itself (frozen, exactly the viewer's fields): the part answer keeps its JSON by it.
     const upcoming = !isReleased(story, now);
-    return { shared: sharedOf(story, found, series, content, upcoming), mine };
+    return { shared: sharedOf(story, found, series, content, upcoming), mine: mineOf(mine, books) };
   };
 
   const detailsView = async (
@@ -260,7 +278,10 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     // One round trip for what is the viewer's own: subscription, rating, bookmark and alert.
     const mine = viewer ? await viewerState(viewer.userId, storyId, story.appId) : NO_STATE;
     const series = story.seriesId ? await seasonsOf(story.seriesId) : undefined;
-    return viewOf(story, found, series, mine, viewer, wantText, now);
+    const books = audio
+      ? ((await audio.load(storyId, viewer, mine.subscribed)) as AudioBooks)
+      : NO_BOOKS;
+    return viewOf(story, found, series, mine, books, viewer, wantText, now);
   };
 
   /**
@@ -274,10 +295,12 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     const mine = viewerStates.get(`${viewer.userId}:${storyId}`);
     const series = story?.seriesId ? seasons.get(story.seriesId) : undefined;
     if (!story || !found || !mine || (story.seriesId && !series)) return undefined;
+    const books = audio ? (audio.kept(storyId, viewer, mine.subscribed) as AudioBooks) : NO_BOOKS;
+    if (!books) return undefined;
     const now = Date.now();
     mustSee(story, true, now);
     mustHavePart(story, found, n, true);
-    return viewOf(story, found, series, mine, viewer, true, now);
+    return viewOf(story, found, series, mine, books, viewer, true, now);
   };
   const details = async (...args: Parameters<typeof detailsView>): Promise<StoryDetails> => {
     const { shared, mine } = await detailsView(...args);
@@ -358,6 +381,11 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     partView: (storyId: number, n: number, viewer: Viewer) => detailsView(storyId, n, viewer, true),
 
     keptPartView,
+
+    /** Where details answers get their audioBooks from (the audio module). */
+    useAudio: (source: AudioBooksSource) => {
+      audio = source;
+    },
   };
 }
 export type StoriesService = ReturnType<typeof storiesService>;
