@@ -65,13 +65,12 @@ export const engagementRepo = (db: Db) => {
       )[0],
 
     /**
-     * Stores the reader's rating (replacing theirs; 0 takes it back, so it counts no more) and
-     * recomputes the story's mean, count and score. Run inside a transaction: the story row is
-     * locked first, so two readers rating at once cannot each recompute from a snapshot that
-     * misses the other's rating.
+     * Stores the reader's rating (replacing theirs; 0 takes it back, so it counts no more) in one
+     * statement, and answers the story's mean and count as its rating rows now stand. The story
+     * row is not written: every read of the story holds it, and a lock or a change on it for each
+     * rating made the story's readers wait (refreshRating brings it up to date, off the request).
      */
     rate: async (userId: number, storyId: number, rating: number) => {
-      await db.execute(sql`select id from stories where id = ${storyId} for update`);
       if (rating === 0)
         await db.execute(
           sql`delete from ratings where user_id = ${userId} and story_id = ${storyId}`,
@@ -82,15 +81,44 @@ export const engagementRepo = (db: Db) => {
           values (${userId}, ${storyId}, ${rating}, now())
           on conflict (user_id, story_id) do update set rating = excluded.rating, updated_at = now()`);
       const [r] = await rows<{ rating: number; ratingCount: number }>(sql`
-        update stories s set rating = agg.mean, rating_count = agg.n,
-          rating_score = ${scoreOf(sql`agg.mean * agg.n`, sql`agg.n`, sql`site.m`)}
-        from (select count(*)::int as n, round(coalesce(avg(rating), 0)::numeric, 2) as mean
-              from ratings where story_id = ${storyId}) agg,
-          (select ${siteMean} as m) site
-        where s.id = ${storyId}
-        returning s.rating, s.rating_count as "ratingCount"`);
+        select round(coalesce(avg(rating), 0)::numeric, 2) as rating, count(*)::int as "ratingCount"
+        from ratings where story_id = ${storyId}`);
       return { rating: Number(r!.rating), ratingCount: Number(r!.ratingCount) };
     },
+
+    /**
+     * Brings one story's mean, count and score up to date with its rating rows, writing the row
+     * only when they changed. One statement: it recomputes, so a rerun or a race changes nothing
+     * twice. Answers whether the row changed.
+     */
+    refreshRating: async (storyId: number) =>
+      (
+        await rows(sql`
+          update stories s set rating = agg.mean, rating_count = agg.n,
+            rating_score = ${scoreOf(sql`agg.mean * agg.n`, sql`agg.n`, sql`site.m`)}
+          from (select count(*)::int as n, round(coalesce(avg(rating), 0)::numeric, 2) as mean
+                from ratings where story_id = ${storyId}) agg,
+            (select ${siteMean} as m) site
+          where s.id = ${storyId} and (s.rating <> agg.mean::real or s.rating_count <> agg.n)
+          returning s.id`)
+      ).length > 0,
+
+    /**
+     * The same for every story whose mean or count no longer matches its rating rows (the
+     * roll-up's catch-up for a refresh that was lost). Answers how many changed.
+     */
+    refreshAllRatings: async () =>
+      (
+        await rows(sql`
+          with agg as (
+            select s.id, coalesce(r.n, 0) as n, coalesce(r.mean, 0) as mean
+            from stories s left join (
+              select story_id, count(*)::int as n, round(avg(rating)::numeric, 2) as mean
+              from ratings group by story_id) r on r.story_id = s.id)
+          update stories s set rating = agg.mean, rating_count = agg.n
+          from agg where agg.id = s.id and (s.rating <> agg.mean::real or s.rating_count <> agg.n)
+          returning s.id`)
+      ).length,
 
     /**
      * Recomputes every story's mean and count from its rating rows, then the scores

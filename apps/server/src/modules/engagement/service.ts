@@ -15,6 +15,21 @@ import { engagementRepo } from './repo.ts';
 /** The job that rolls counted views up into per-day views, reads and rating scores. */
 export const ROLLUP_JOB = 'engagement.rollup';
 
+/**
+ * The job that brings one story's mean, count and score up to date with its rating rows. A
+ * rating writes only its own row; the story row (which every reader of the story holds) follows
+ * within seconds, once per story per slot however many rate it meanwhile.
+ */
+export const RATINGS_JOB = 'engagement.ratings';
+/** At most one ratings job per story per this many seconds. */
+const RATINGS_SLOT_SECONDS = 5;
+/** It starts after its slot has ended, so it sees every rating of the slot. */
+const RATINGS_DELAY_MS = (RATINGS_SLOT_SECONDS + 1) * 1000;
+/** After sending one, ratings of the story this soon after are covered by it. */
+const RATINGS_COVERED_MS = 2_500;
+/** Stories this process remembers sending a ratings job for (the oldest forgotten first). */
+const RATINGS_REMEMBERED = 10_000;
+
 /** At most one roll-up job per this many seconds (pg-boss singleton slot). */
 const ROLLUP_SLOT_SECONDS = 60;
 /** A roll-up job starts this long after it is sent: after the slot it was sent in has ended. */
@@ -97,25 +112,54 @@ export function engagementService(deps: EngagementDeps) {
     }
   };
 
+  // Per story: until then, a ratings job this process sent will still see new ratings.
+  const ratingsCoveredUntil = new Map<number, number>();
+
+  /**
+   * Asks for the story's ratings job, as scheduleRollup does for the roll-up: one job per story
+   * and slot (pg-boss's singleton key), starting after the slot. Best effort: the roll-up
+   * recomputes every story's mean and count anyway.
+   */
+  const scheduleRatings = async (storyId: number) => {
+    const now = Date.now();
+    if (now < (ratingsCoveredUntil.get(storyId) ?? 0)) return;
+    try {
+      const id = await queue.send(
+        RATINGS_JOB,
+        { storyId },
+        {
+          singletonKey: `${RATINGS_JOB}:${storyId}`,
+          singletonSeconds: RATINGS_SLOT_SECONDS,
+          startAfter: new Date(now + RATINGS_DELAY_MS),
+          retryLimit: 2,
+        },
+      );
+      if (!id) return;
+      ratingsCoveredUntil.delete(storyId);
+      if (ratingsCoveredUntil.size >= RATINGS_REMEMBERED)
+        ratingsCoveredUntil.delete(ratingsCoveredUntil.keys().next().value!);
+      ratingsCoveredUntil.set(storyId, now + RATINGS_COVERED_MS);
+    } catch (err) {
+      console.error(`Could not schedule a story's ratings: ${(err as Error).message}`);
+    }
+  };
+
   return {
     scheduleRollup,
+    scheduleRatings,
 
     /**
      * Rates a story (one rating per reader; a new one replaces it, 0 clears it) and answers its
-     * new mean.
+     * new mean. The reader's own rating shows at once (its row's notice drops their state); the
+     * story's mean and count, which every reader of it sees, follow in the ratings job.
      */
     async rate(viewer: Viewer, storyId: number, raw: string): Promise<RateAnswer> {
       const rating = parseRating(raw);
       const story = await repo.publicStory(storyId, viewer.userId);
       if (!story) throw notFound(NO_STORY);
       if (story.membersOnly && !story.subscribed) throw subscriptionRequired('rate it');
-      const result = await db.transaction(async (tx) =>
-        engagementRepo(tx as unknown as Db).rate(viewer.userId, storyId, rating),
-      );
-      // The story's row changed: its trigger's notice drops its preview and pages everywhere.
-      // Lists show the new mean within their few seconds; other stories' scores follow the site
-      // mean in the roll-up.
-      await scheduleRollup();
+      const result = await repo.rate(viewer.userId, storyId, rating);
+      await scheduleRatings(storyId);
       return {
         accesstoken: await deps.reissueToken(viewer),
         rating: result.rating,
@@ -178,14 +222,21 @@ export function engagementService(deps: EngagementDeps) {
       return { counted };
     },
 
+    /** The ratings job: the story's mean, count and score from its rating rows. */
+    refreshRating: (storyId: number) => repo.refreshRating(storyId),
+
     /**
-     * Rolls counted views up into story_view_days and stories.reads, and brings rating scores
-     * up to date with the site mean. Recomputes rather than adds, so running it twice is safe.
-     * Normally only yesterday and today (Sri Lanka) can have new views; `full` redoes every day.
+     * Rolls counted views up into story_view_days and stories.reads, catches up any story whose
+     * mean or count missed its ratings job, and brings rating scores up to date with the site
+     * mean. Recomputes rather than adds, so running it twice is safe. Normally only yesterday
+     * and today (Sri Lanka) can have new views; `full` redoes every day.
      */
     async rollup(opts: { full?: boolean } = {}) {
       const since = opts.full ? null : sriLankaDay(Date.now() - DAY_MS);
-      const changed = (await repo.rollupViews(since)) + (await repo.refreshScores());
+      const changed =
+        (await repo.rollupViews(since)) +
+        (await repo.refreshAllRatings()) +
+        (await repo.refreshScores());
       if (changed) deps.invalidate();
       return { changed };
     },
