@@ -1,34 +1,79 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { argon2, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-const N = 16384;
-const R = 8;
-const P = 1;
+/**
+ * Passwords are hashed with argon2id at the parameters OWASP's Password Storage Cheat Sheet
+ * recommends first (19 MiB of memory, 2 passes, 1 lane). node:crypto's argon2 and scrypt run on
+ * libuv's threadpool, never on the event loop. The parameters travel in the stored string (the
+ * PHC format: `$argon2id$v=19$m=19456,t=2,p=1$salt$hash`), so a later raise leaves old hashes
+ * readable; needsRehash() says which to replace at the next login.
+ */
+const ARGON2 = { memory: 19_456, passes: 2, parallelism: 1 } as const;
 const KEY_LEN = 32;
+const SALT_LEN = 16;
+const CURRENT = `$argon2id$v=19$m=${ARGON2.memory},t=${ARGON2.passes},p=${ARGON2.parallelism}$`;
 
-const derive = (password: string, salt: Buffer, n: number, r: number, p: number) =>
+/** Bounds an old scrypt hash's memory (128 * N * r bytes) when checking it. */
+const SCRYPT_MAXMEM = 64 * 1024 * 1024;
+
+const b64 = (bytes: Buffer) => bytes.toString('base64').replace(/=+$/, '');
+
+const deriveArgon2 = (
+  password: string,
+  salt: Buffer,
+  p: { memory: number; passes: number; parallelism: number },
+  length: number,
+) =>
+  new Promise<Buffer>((resolve, reject) =>
+    argon2(
+      'argon2id',
+      { message: password.normalize('NFC'), nonce: salt, tagLength: length, ...p },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    ),
+  );
+
+const deriveScrypt = (password: string, salt: Buffer, n: number, r: number, p: number) =>
   new Promise<Buffer>((resolve, reject) =>
     scrypt(
       password.normalize('NFC'),
       salt,
       KEY_LEN,
-      { N: n, r, p, maxmem: 64 * 1024 * 1024 },
+      { N: n, r, p, maxmem: SCRYPT_MAXMEM },
       (err, key) => (err ? reject(err) : resolve(key)),
     ),
   );
 
-/** Hashes a password with scrypt; the parameters travel in the string so they can be raised later. */
+/** Hashes a password with argon2id at today's parameters. */
 export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+  const salt = randomBytes(SALT_LEN);
+  const key = await deriveArgon2(password, salt, ARGON2, KEY_LEN);
+  return `${CURRENT}${b64(salt)}$${b64(key)}`;
 }
 
-/** Checks a password against a stored hash in constant time. */
+const ARGON2_HASH =
+  /^\$argon2id\$v=19\$m=(\d{1,7}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;
+
+/**
+ * Checks a password against a stored hash in constant time: an argon2id hash, or a scrypt one
+ * (`scrypt$N$r$p$salt$key`) made before argon2id, which needsRehash() then replaces.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const argon = ARGON2_HASH.exec(stored);
+  if (argon) {
+    const [, m, t, p, salt, hash] = argon;
+    const expected = Buffer.from(hash!, 'base64');
+    if (expected.length < 16) return false;
+    const key = await deriveArgon2(
+      password,
+      Buffer.from(salt!, 'base64'),
+      { memory: Number(m), passes: Number(t), parallelism: Number(p) },
+      expected.length,
+    );
+    return timingSafeEqual(key, expected);
+  }
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await derive(
+  const key = await deriveScrypt(
     password,
     Buffer.from(salt, 'base64url'),
     Number(n),
@@ -37,6 +82,9 @@ export async function verifyPassword(password: string, stored: string): Promise<
   );
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
+
+/** True when a stored hash is not argon2id at today's parameters (replace it at the next login). */
+export const needsRehash = (stored: string): boolean => !stored.startsWith(CURRENT);
 
 /** A hash of nothing, checked when the e-mail is unknown so both answers take as long. */
 export const DUMMY_HASH = await hashPassword(randomBytes(12).toString('hex'));

@@ -7,6 +7,8 @@ import {
   jwtVerify,
   SignJWT,
 } from 'jose';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { clearOfRateWindowEnd, createTestApp, bearer, type TestApp } from '../../test/helpers.ts';
 import { DEMO_PASSWORD } from '../../db/seed/index.ts';
 
@@ -15,6 +17,14 @@ beforeAll(async () => {
   t = await createTestApp();
 });
 afterAll(() => t.close());
+
+/** The password hash stored for an e-mail address. */
+const storedHash = async (email: string) =>
+  (
+    (await t.database.db.execute(
+      sql`select password_hash as h from users where lower(email) = lower(${email})`,
+    )) as unknown as { rows: { h: string }[] }
+  ).rows[0]?.h;
 
 const signupBody = (over: Record<string, unknown> = {}) => ({
   email: `new.${Math.random().toString(36).slice(2)}@example.com`,
@@ -55,6 +65,40 @@ describe('signup and login', () => {
     expect(again.json().message).toMatch(/already exists/);
     // The form says it at the E-mail field.
     expect(again.json().field).toBe('email');
+  });
+
+  it('logs in with a password hashed before argon2id (scrypt) and upgrades the stored hash', async () => {
+    const body = signupBody();
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/signup',
+      payload: body,
+    });
+    expect(signed.statusCode).toBe(200);
+    expect(await storedHash(body.email)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The account as it was stored before: scrypt, N=2^14, r=8, p=1.
+    const salt = randomBytes(16);
+    const key = scryptSync(body.password.normalize('NFC'), salt, 32, { N: 16384, r: 8, p: 1 });
+    const old = `scrypt$16384$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+    await t.database.db.execute(
+      sql`update users set password_hash = ${old} where lower(email) = lower(${body.email})`,
+    );
+    const login = (password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/login',
+        payload: { email: body.email, password },
+      });
+    expect((await login('not the password')).statusCode).toBe(401);
+    expect(await storedHash(body.email)).toBe(old);
+    const res = await login(body.password);
+    expect(res.statusCode, res.body).toBe(200);
+    const upgraded = await storedHash(body.email);
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The new hash logs in, and only with the password.
+    expect((await login(body.password)).statusCode).toBe(200);
+    expect((await login('not the password')).statusCode).toBe(401);
+    expect(await storedHash(body.email)).toBe(upgraded);
   });
 
   it('gives one message for a wrong password and an unknown e-mail', async () => {

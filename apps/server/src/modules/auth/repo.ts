@@ -20,6 +20,13 @@ export const authRepo = (db: Db) => ({
   insertUser: async (v: { email: string; passwordHash: string; username: string }) =>
     (await db.insert(users).values(v).onConflictDoNothing().returning())[0],
 
+  /** Replaces a password hash (a rehash at login), unless it changed meanwhile. */
+  setPasswordHash: (id: number, old: string, passwordHash: string) =>
+    db
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, id), eq(users.passwordHash, old))),
+
   /** True when someone other than `exceptId` has this username as readers see it (case, joiners aside). */
   usernameTaken: async (username: string, exceptId = 0) =>
     (

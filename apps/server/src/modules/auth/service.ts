@@ -4,7 +4,7 @@ import type { TokenKeys } from '../../auth/keys.ts';
 import type { CacheDeps } from '../../cache/changes.ts';
 import { Memo } from '../../cache/memo.ts';
 import type { Viewer } from '../../auth/viewer.ts';
-import { DUMMY_HASH, hashPassword, verifyPassword } from '../../auth/passwords.ts';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../../auth/passwords.ts';
 import { conflict, invalid, unauthorized } from '../../errors.ts';
 import type { AuthRepo } from './repo.ts';
 
@@ -13,6 +13,7 @@ export const TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 
 const WRONG_CREDENTIALS = 'The e-mail address or password is not correct.';
 const USERNAME_TAKEN = 'That username is taken. Please choose another.';
+const SESSION_ENDED = 'Your session has ended. Please log in again.';
 const EMAIL_TAKEN = 'An account with this e-mail address already exists. Please log in.';
 
 const cleanUsername = (raw: string) => {
@@ -101,7 +102,11 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
     });
   };
 
-  const issue = async (user: { id: number; username: string }, sessionId: string) =>
+  const issue = async (
+    user: { id: number; username: string },
+    sessionId: string,
+    ttlSeconds = TOKEN_TTL_SECONDS,
+  ) =>
     keys.sign(
       {
         sub: String(user.id),
@@ -109,7 +114,7 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
         name: user.username,
         author: await repo.isAuthor(user.id),
       },
-      TOKEN_TTL_SECONDS,
+      ttlSeconds,
     );
 
   const startSession = async (user: { id: number; username: string }) => {
@@ -145,16 +150,31 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
       const user = await repo.findUserByEmail(input.email.trim());
       const ok = await verifyPassword(input.password, user?.passwordHash ?? DUMMY_HASH);
       if (!user || !ok) throw unauthorized(WRONG_CREDENTIALS);
+      // A hash made with older parameters (scrypt) is replaced now that we hold the password.
+      if (needsRehash(user.passwordHash))
+        await repo.setPasswordHash(user.id, user.passwordHash, await hashPassword(input.password));
       return startSession(user);
     },
 
     /** A new session and its token for a user who signed in another way (a sign-in provider). */
     sessionFor: (user: { id: number; username: string }) => startSession(user),
 
+    /**
+     * A fresh token for the session as it stands, ending when it ends: for answers that carry
+     * one (a rating's). Unlike refresh it writes nothing, so the session kept in memory on
+     * every instance stays kept.
+     */
+    async reissue(viewer: Viewer) {
+      const session = await liveSession(viewer.sessionId);
+      const ttl = session ? Math.floor((session.expiresAt - Date.now()) / 1000) : 0;
+      if (!session || ttl < 1) throw unauthorized(SESSION_ENDED);
+      return issue({ id: viewer.userId, username: session.name }, viewer.sessionId, ttl);
+    },
+
     /** A fresh token for the same session, with a new expiry. */
     async refresh(viewer: Viewer) {
       const live = await repo.findLiveSession(viewer.sessionId);
-      if (!live) throw unauthorized('Your session has ended. Please log in again.');
+      if (!live) throw unauthorized(SESSION_ENDED);
       await repo.extendSession(viewer.sessionId, new Date(Date.now() + TOKEN_TTL_SECONDS * 1000));
       return issue(live.user, viewer.sessionId);
     },

@@ -9,7 +9,7 @@ export async function engagementModule(p: Platform, auth: AuthService) {
   const engagement = engagementService({
     db: p.db,
     queue: p.queue,
-    reissueToken: (viewer) => auth.refresh(viewer),
+    reissueToken: (viewer) => auth.reissue(viewer),
     invalidate: p.invalidate,
   });
   engagementRoutes(p.app, engagement);
