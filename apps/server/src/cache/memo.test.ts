@@ -43,3 +43,35 @@ describe('Memo grouped by reader', () => {
     expect(memo.get('3:1')).toBeUndefined();
   });
 });
+
+describe('Memo fills', () => {
+  it('reads a key missed by many readers at once only once', async () => {
+    const memo = new Memo<string, string>(10);
+    let reads = 0;
+    let finish: (v: string) => void = () => {};
+    const loader = () => {
+      reads++;
+      return new Promise<string>((r) => (finish = r));
+    };
+    const waiting = [memo.load('s', loader), memo.load('s', loader), memo.load('s', loader)];
+    finish('row');
+    expect(await Promise.all(waiting)).toEqual(['row', 'row', 'row']);
+    expect(reads).toBe(1);
+    expect(memo.get('s')).toBe('row');
+  });
+
+  it('does not hand a reader who came after a drop a fill that began before it', async () => {
+    const memo = new Memo<string, string>(10);
+    const finish: ((v: string) => void)[] = [];
+    const loader = () => new Promise<string>((r) => finish.push(r));
+    const before = memo.load('s', loader);
+    memo.delete('s');
+    const after = memo.load('s', loader);
+    expect(finish).toHaveLength(2);
+    finish[0]!('old');
+    finish[1]!('new');
+    expect(await before).toBe('old');
+    expect(await after).toBe('new');
+    expect(memo.get('s')).toBe('new');
+  });
+});

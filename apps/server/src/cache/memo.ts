@@ -44,13 +44,32 @@ export class Memo<K, V> {
     return this.entries.get(key);
   }
 
-  /** The kept value, else `load()`'s, kept unless a drop happened meanwhile or it is undefined. */
-  async load(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /** Fills in flight, each with the generation it began in. */
+  private readonly flights = new Map<K, { generation: number; value: Promise<V | undefined> }>();
+
+  /**
+   * The kept value, else `load()`'s, kept unless a drop happened meanwhile or it is undefined.
+   * Readers missing the same key at once share one fill (a dropped story is read once, not once
+   * per reader waiting for it), but never one that began before a drop: it may hold what the
+   * drop announced changed.
+   */
+  load(key: K, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const hit = this.entries.get(key);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) return Promise.resolve(hit);
+    const flying = this.flights.get(key);
+    if (flying && flying.generation === this.generation) return flying.value;
     const startedAt = this.generation;
-    const value = await load();
-    if (value !== undefined && startedAt === this.generation && this.live()) this.set(key, value);
+    const value = (async () => {
+      try {
+        const found = await load();
+        if (found !== undefined && startedAt === this.generation && this.live())
+          this.set(key, found);
+        return found;
+      } finally {
+        if (this.flights.get(key)?.value === value) this.flights.delete(key);
+      }
+    })();
+    this.flights.set(key, { generation: startedAt, value });
     return value;
   }
 
