@@ -63,7 +63,16 @@ function sentence(raw: string, blank: string): string {
 }
 
 /** Flags, the review queue, decisions and the kept word list (issue 28, "Review"). */
-export function moderationService({ db, queue }: { db: Db; queue: JobQueue }) {
+export function moderationService({
+  db,
+  queue,
+  dropFeeds,
+}: {
+  db: Db;
+  queue: JobQueue;
+  /** Drops cached feeds and public pages (platform.invalidate): a post shown or hidden. */
+  dropFeeds: () => void;
+}) {
   const repo = moderationRepo(db);
   const inTransaction = <T>(work: (tx: Db) => Promise<T>) =>
     db.transaction(async (tx) => work(tx as unknown as Db));
@@ -76,7 +85,7 @@ export function moderationService({ db, queue }: { db: Db; queue: JobQueue }) {
     rawReason: string,
   ): Promise<FlagAnswer> => {
     const reason = sentence(rawReason, `Say why you are flagging this ${NAMES[kind]}.`);
-    return inTransaction(async (tx) => {
+    const answer = await inTransaction(async (tx) => {
       const r = moderationRepo(tx);
       const target = await r.target(kind, targetId);
       // Others see a post only once approved: a held or rejected one is not there to flag.
@@ -107,8 +116,15 @@ export function moderationService({ db, queue }: { db: Db; queue: JobQueue }) {
           );
         hidden = true;
       }
-      return { flagged: true, counted, hidden };
+      return {
+        flagged: true,
+        counted,
+        hidden,
+        hiddenNow: hidden && !open.hidden,
+      };
     });
+    if (answer.hiddenNow) dropFeeds();
+    return { flagged: answer.flagged, counted: answer.counted, hidden: answer.hidden };
   };
 
   /** What a decision does to its target. */
@@ -209,7 +225,7 @@ export function moderationService({ db, queue }: { db: Db; queue: JobQueue }) {
     ): Promise<DecisionAnswer> {
       const given =
         rawReason === undefined ? null : sentence(rawReason, 'Write the reason, or leave it out.');
-      return inTransaction(async (tx) => {
+      const answer = await inTransaction(async (tx) => {
         const r = moderationRepo(tx);
         const target = await r.target(kind, targetId);
         if (!target)
@@ -261,6 +277,8 @@ export function moderationService({ db, queue }: { db: Db; queue: JobQueue }) {
           decidedAt: iso(closed.decidedAt),
         };
       });
+      if (kind === 'post' || kind === 'post_comment') dropFeeds();
+      return answer;
     },
 
     /** Writes the writer's notification of a rejection; a rerun inserts nothing new. */
