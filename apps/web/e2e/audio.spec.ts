@@ -1,0 +1,152 @@
+import { expect, test, waitingForTheApp } from './support/hydrated.ts';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { apiPaths, type StoryDetails } from '@kathamala/domain';
+import { call, signupByApi } from './support/api.ts';
+import { useToken } from './support/session.ts';
+
+/**
+ * A WAV file the test makes itself (so the test side needs no ffmpeg): `seconds` of a 440 Hz
+ * sine, 16-bit PCM mono at 22,050 Hz, loud enough to be speech-like after normalisation.
+ */
+function sineWav(seconds: number, hz = 440): Buffer {
+  const rate = 22_050;
+  const samples = Math.round(seconds * rate);
+  const wav = Buffer.alloc(44 + samples * 2);
+  wav.write('RIFF', 0);
+  wav.writeUInt32LE(36 + samples * 2, 4);
+  wav.write('WAVEfmt ', 8);
+  wav.writeUInt32LE(16, 16); // fmt chunk size
+  wav.writeUInt16LE(1, 20); // PCM
+  wav.writeUInt16LE(1, 22); // mono
+  wav.writeUInt32LE(rate, 24);
+  wav.writeUInt32LE(rate * 2, 28); // bytes a second
+  wav.writeUInt16LE(2, 32); // bytes a frame
+  wav.writeUInt16LE(16, 34); // bits a sample
+  wav.write('data', 36);
+  wav.writeUInt32LE(samples * 2, 40);
+  for (let i = 0; i < samples; i++)
+    wav.writeInt16LE(Math.round(Math.sin((2 * Math.PI * hz * i) / rate) * 0.3 * 32767), 44 + i * 2);
+  return wav;
+}
+
+const DEMO_AUTHORS = ['dilini@demo.kathamala.lk', 'ashan@demo.kathamala.lk'];
+
+/** A demo author's free, published story that has no tracks yet, with the author's token. */
+async function storyWithoutAudio(request: APIRequestContext) {
+  for (const email of DEMO_AUTHORS) {
+    const login = await request.post(apiPaths.login(), {
+      data: { email, password: 'kathamala-demo' },
+    });
+    const token = ((await login.json()) as { object: { accesstoken: string } }).object.accesstoken;
+    const own = await call<{
+      stories: { storyId: number; membersOnly: boolean; numberOfparts: number; status: string }[];
+    }>(request, token, 'GET', apiPaths.ownStories());
+    for (const s of own.stories) {
+      if (s.membersOnly || s.status !== 'public' || s.numberOfparts < 1) continue;
+      const preview = await call<StoryDetails>(request, '', 'GET', apiPaths.preview(s.storyId));
+      if (preview.audioBooks.length === 0) return { token, storyId: s.storyId };
+    }
+  }
+  throw new Error('no demo author has a free public story without audio');
+}
+
+/** The current time of the player's <audio> element, in seconds. */
+const audioTime = (page: Page) =>
+  page.locator('dialog audio').evaluate((a: HTMLAudioElement) => a.currentTime);
+
+async function uploadTrack(page: Page, title: string, wav: Buffer) {
+  const form = page.locator('form', { has: page.getByLabel('Audio file') });
+  await form.getByLabel('Audio file').setInputFiles({
+    name: `${title}.wav`,
+    mimeType: 'audio/wav',
+    buffer: wav,
+  });
+  await form.getByLabel('Track title').fill(title);
+  await form.getByRole('button', { name: 'Upload track' }).click();
+  await expect(
+    page.getByText('Uploaded. The track is being prepared; this takes a minute or two.'),
+  ).toBeVisible();
+}
+
+const trackRow = (page: Page, title: string): Locator =>
+  page.getByRole('listitem').filter({ hasText: title });
+
+test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the next track and resumes after a reload', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(180_000);
+  const { token, storyId } = await storyWithoutAudio(request);
+  const id = Date.now().toString(36);
+  const first = `Opening ${id}`;
+  const second = `Second ${id}`;
+
+  // The author uploads two short tracks made here; each turns ready after processing.
+  await useToken(page, token);
+  await page.goto(`/publish/story/?story=${storyId}`);
+  await expect(page.getByRole('heading', { name: 'Audio', level: 2 })).toBeVisible();
+  await uploadTrack(page, first, sineWav(8));
+  await expect(trackRow(page, first)).toBeVisible();
+  await uploadTrack(page, second, sineWav(8, 330));
+  // The list asks again by itself while a track is processing.
+  for (const title of [first, second]) {
+    await expect(trackRow(page, title)).toHaveAttribute('data-track-status', 'ready', {
+      timeout: 90_000,
+    });
+    await expect(trackRow(page, title).getByText('Ready', { exact: true })).toBeVisible();
+  }
+
+  // A reader opens the story: the Audio book button is there, and the player loads on demand.
+  const reader = waitingForTheApp(await (await browser.newContext()).newPage());
+  await useToken(reader, await signupByApi(request));
+  await reader.goto(`/details/${storyId}/`);
+  await reader.getByRole('button', { name: 'Audio book' }).click();
+  const player = reader.getByRole('dialog', { name: 'Audio book' });
+  await expect(player).toBeVisible();
+  await expect(player.getByRole('button', { name: first })).toHaveAttribute('aria-current', 'true');
+  expect(await player.locator('audio').evaluate((a: HTMLAudioElement) => a.volume)).toBe(0.5);
+
+  // It plays (the button turns Pause), then 5 s forward moves the place by 5 s.
+  await expect(player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect.poll(() => audioTime(reader)).toBeGreaterThan(0.5);
+  await player.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+  const before = await audioTime(reader);
+  await player.getByRole('button', { name: 'Forward 5 seconds' }).click();
+  expect(await audioTime(reader)).toBeCloseTo(before + 5, 0);
+  await player.getByRole('button', { name: 'Back 5 seconds' }).click();
+  expect(await audioTime(reader)).toBeCloseTo(before, 0);
+  await player.getByRole('button', { name: 'Forward 5 seconds' }).click();
+
+  // Played to its end, the first track hands over to the second.
+  await player.getByRole('button', { name: 'Play', exact: true }).click();
+  await expect(player.getByRole('button', { name: second })).toHaveAttribute(
+    'aria-current',
+    'true',
+    { timeout: 15_000 },
+  );
+  await expect(player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect.poll(() => audioTime(reader), { timeout: 15_000 }).toBeGreaterThan(2);
+
+  // Paused, the place goes to the server; after a reload the player starts there.
+  const saved = reader.waitForRequest(
+    (r) => r.url().endsWith('/api/v1/audio/progress/') && r.method() === 'POST',
+  );
+  await player.getByRole('button', { name: 'Pause', exact: true }).click();
+  const sent = JSON.parse((await saved).postData() ?? '{}') as { positionSeconds: number };
+  expect(sent.positionSeconds).toBeGreaterThanOrEqual(2);
+  await (await saved).response();
+
+  await reader.reload();
+  await reader.getByRole('button', { name: 'Audio book' }).click();
+  await expect(player.getByRole('button', { name: second })).toHaveAttribute(
+    'aria-current',
+    'true',
+  );
+  await expect.poll(() => audioTime(reader)).toBeGreaterThanOrEqual(sent.positionSeconds);
+});
