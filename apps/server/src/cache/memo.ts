@@ -60,15 +60,14 @@ export class Memo<K, V> {
     if (flying && flying.generation === this.generation) return flying.value;
     const startedAt = this.generation;
     const value = (async () => {
-      try {
-        const found = await load();
-        if (found !== undefined && startedAt === this.generation && this.live())
-          this.set(key, found);
-        return found;
-      } finally {
-        if (this.flights.get(key)?.value === value) this.flights.delete(key);
-      }
+      const found = await load();
+      if (found !== undefined && startedAt === this.generation && this.live()) this.set(key, found);
+      return found;
     })();
+    const landed = () => {
+      if (this.flights.get(key)?.value === value) this.flights.delete(key);
+    };
+    value.then(landed, landed);
     this.flights.set(key, { generation: startedAt, value });
     return value;
   }
