@@ -35,6 +35,19 @@ export async function holdFor(db: Db, input: HoldInput): Promise<null | { reason
   return null;
 }
 
+/**
+ * Whether an edited post or comment goes back to review: the kept words only (an edit takes no
+ * pace and is no new post). The caller sets it pending with the reason; the queue opens.
+ */
+export async function holdOnEdit(
+  db: Db,
+  input: Omit<HoldInput, 'userId'>,
+): Promise<null | { reason: string }> {
+  return firstListedWord(input.text, await keptWords(db))
+    ? { reason: HELD_WORD[input.kind] }
+    : null;
+}
+
 /** An account younger than a day with fewer than REVIEW.heldFirstPosts posts so far. */
 async function isNewWithFewPosts(db: Db, userId: number): Promise<boolean> {
   const { rows } = (await db.execute(sql`
