@@ -72,6 +72,23 @@ const LeaderboardPage = lazyPage(
   'src/pages/LeaderboardPage.tsx',
   () => import('./pages/LeaderboardPage.tsx'),
 );
+// The community area (issue 28): the feed, a post, the editors' queue and the admin page.
+const CommunityPage = lazyPage(
+  'src/pages/CommunityPage.tsx',
+  () => import('./pages/CommunityPage.tsx'),
+);
+const CommunityPostPage = lazyPage(
+  'src/pages/CommunityPostPage.tsx',
+  () => import('./pages/CommunityPostPage.tsx'),
+);
+const CommunityReviewsPage = lazyPage(
+  'src/pages/CommunityReviewsPage.tsx',
+  () => import('./pages/CommunityReviewsPage.tsx'),
+);
+const CommunityAdminPage = lazyPage(
+  'src/pages/CommunityAdminPage.tsx',
+  () => import('./pages/CommunityAdminPage.tsx'),
+);
 // The page the links in our e-mails open (the mailing list).
 const MailPage = lazyPage(
   'src/features/mail/MailPage.tsx',
@@ -99,6 +116,12 @@ export const routes: RouteObject[] = [
       { path: 'bookmarks', element: <BookmarksPage /> },
       { path: 'leaderboard', element: <LeaderboardPage /> },
       { path: 'mail', element: <MailPage /> },
+      { path: 'community', element: <CommunityPage /> },
+      { path: 'community/post/:postId', element: <CommunityPostPage /> },
+      // A person's community page is their profile (mentions already link to /profile/{id}/).
+      { path: 'community/profile/:userId', element: <ProfilePage /> },
+      { path: 'community/reviews', element: <CommunityReviewsPage /> },
+      { path: 'community/admin', element: <CommunityAdminPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -15,6 +15,7 @@ import {
 } from '@kathamala/domain';
 import { apiRequest, fetchJson, isApiError } from './client.ts';
 import { isSocialPersonalKey } from './social.ts';
+import { isCommunityPersonalKey } from '../features/community/api.ts';
 
 /** Query keys are exactly `[apiPath]`, the same strings the server keys its boot data by. */
 const get =
@@ -134,7 +135,9 @@ export const isPersonalKey = (key: unknown): boolean =>
     // The author's own lists and episodes (authoring.ts): /api/v1/author/.../webapp.
     /^\/api\/v1\/author\/.*\/webapp$/.test(key) ||
     // Bookmarks, Continue reading, notifications and follows (social.ts).
-    isSocialPersonalKey(key));
+    isSocialPersonalKey(key) ||
+    // The viewer's role, likes, own feed, notifications, the queue (community/api.ts).
+    isCommunityPersonalKey(key));
 
 export const dropPersonalData = (client: QueryClient): void =>
   client.removeQueries({ predicate: (q) => isPersonalKey(q.queryKey[0]) });
