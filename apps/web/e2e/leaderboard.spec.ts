@@ -15,7 +15,7 @@ const board = async (
 ): Promise<AuthorRankings> => {
   const res = await request.get(apiPaths.statsAuthors({ by, period: 'all' }));
   expect(res.status()).toBe(200);
-  return ((await res.json()) as { object: { authors: AuthorRankings } }).object.authors;
+  return ((await res.json()) as { object: AuthorRankings }).object;
 };
 
 /** The author names down the board, as the page lists them. */

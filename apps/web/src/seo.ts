@@ -140,9 +140,7 @@ function leaderboardMeta(
 ): PageMeta {
   const by = LEADERBOARD_BY.find((b) => b === searchParams.get('by'));
   const period = LEADERBOARD_PERIODS.find((p) => p === searchParams.get('period'));
-  const board = (
-    boot.data[apiPaths.statsAuthors({ by, period })] as { authors: AuthorRankings } | undefined
-  )?.authors;
+  const board = boot.data[apiPaths.statsAuthors({ by, period })] as AuthorRankings | undefined;
   const query = new URLSearchParams();
   if (by && by !== 'reads') query.set('by', by);
   if (period && period !== 'week') query.set('period', period);

@@ -55,7 +55,7 @@ const useRankings = (by: LeaderboardBy, period: LeaderboardPeriod) => {
   const path = apiPaths.statsAuthors({ by, period });
   return useQuery({
     queryKey: [path],
-    queryFn: ({ signal }) => apiRequest<{ authors: AuthorRankings }>(path, { signal }),
+    queryFn: ({ signal }) => apiRequest<AuthorRankings>(path, { signal }),
     placeholderData: keepPreviousData,
   });
 };
@@ -78,7 +78,7 @@ export default function LeaderboardPage() {
   const followed = new Set(reader ? (following.data?.list ?? []).map((f) => f.userId) : []);
   const href = (change: Partial<{ by: LeaderboardBy; period: LeaderboardPeriod }>) =>
     listHref('/leaderboard/', { by, period, ...change }, DEFAULTS);
-  const board = rankings.data?.authors;
+  const board = rankings.data;
 
   return (
     <div className={styles.page}>

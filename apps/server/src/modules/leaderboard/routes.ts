@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { AuthorRankings, ErrorBody, LeaderboardQuery, Ok } from '@kathamala/domain';
 import type { LeaderboardService } from './service.ts';
 
@@ -13,7 +12,10 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 429: ErrorBody };
  */
 const RANKINGS_CACHE = { ttlMs: 60_000 };
 
-/** GET /api/v1/stats/authors/ (public): the author leaderboard, `object.authors`. */
+/**
+ * GET /api/v1/stats/authors/ (public): the author leaderboard. `object.authors` is the list of
+ * ranked authors (SPEC.md 3); the order and period it was ranked by go beside it in `object`.
+ */
 export function leaderboardRoutes(app: FastifyInstance, leaderboard: LeaderboardService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -23,13 +25,13 @@ export function leaderboardRoutes(app: FastifyInstance, leaderboard: Leaderboard
       schema: {
         tags: ['stats'],
         querystring: LeaderboardQuery,
-        response: { 200: Ok(Type.Object({ authors: AuthorRankings })), ...errors },
+        response: { 200: Ok(AuthorRankings), ...errors },
       },
       config: { cache: RANKINGS_CACHE },
     },
     async (req, reply) => {
       reply.header('cache-control', 'public, max-age=60, stale-while-revalidate=300');
-      return { code: 0 as const, object: { authors: await leaderboard.rankings(req.query) } };
+      return { code: 0 as const, object: await leaderboard.rankings(req.query) };
     },
   );
 }

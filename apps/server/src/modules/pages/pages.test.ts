@@ -219,7 +219,7 @@ describe('server-rendered public pages', () => {
   it('renders the leaderboard the address names, with its authors, share tags and boot data', async () => {
     const board = (
       await t.app.inject(apiPaths.statsAuthors({ by: 'rating', period: 'all' }))
-    ).json().object.authors as { authors: { authorId: number; name: string }[] };
+    ).json().object as { authors: { authorId: number; name: string }[] };
     expect(board.authors.length).toBeGreaterThan(0);
     const res = await page('/leaderboard/?by=rating&period=all');
     expect(res.statusCode).toBe(200);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiPaths,
   CATEGORIES,
+  communityPaths,
   isMissingPart,
   packBootData,
   parseOngoing,
@@ -38,6 +39,9 @@ const KNOWN_ROUTES = [
   /^\/statistics\/?$/,
   /^\/(bookmarks|leaderboard)\/?$/,
   /^\/mail\/?$/,
+  /^\/community(\/(reviews|admin))?\/?$/,
+  /^\/community\/post\/\d+\/?$/,
+  /^\/community\/profile\/\d+\/?$/,
 ];
 
 const RENDER_CACHE_MS = 10_000;
@@ -78,6 +82,24 @@ export function pageRoutes(
       ? { ...deps.config, imagesHost: '/images' }
       : deps.config;
 
+  /**
+   * The community's public reads come from its own routes, asked as a visitor (no token): the
+   * pages module knows no community service, and the answer is exactly what the page would
+   * fetch. Keeps the `object` under its path; false when the call did not succeed (404, 403).
+   */
+  const fromApi = async (data: Record<string, unknown>, path: string): Promise<boolean> => {
+    const res = await app.inject({
+      method: 'GET',
+      url: path,
+      headers: { accept: 'application/json' },
+    });
+    if (res.statusCode !== 200) return false;
+    const body = res.json<{ code: number; object: unknown }>();
+    if (body.code !== ResultCode.ok) return false;
+    data[path] = body.object;
+    return true;
+  };
+
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
   // Entries are prepared answers: a hit sends stored bytes, ETag and compressed variants.
   const cache = new Map<string, PreparedAnswer>();
@@ -116,9 +138,10 @@ export function pageRoutes(
       await Promise.all([
         trending(),
         (async () =>
-          (data[apiPaths.statsAuthors({ by, period })] = {
-            authors: await deps.leaderboard.rankings({ by, period }),
-          }))(),
+          (data[apiPaths.statsAuthors({ by, period })] = await deps.leaderboard.rankings({
+            by,
+            period,
+          })))(),
       ]);
     } else if (/^\/category\/?$/.test(pathname)) {
       const wanted = query.get('c') ?? 'all';
@@ -135,6 +158,25 @@ export function pageRoutes(
         if (e instanceof AppError && e.code === ResultCode.notFound) return { data, status: 404 };
         throw e;
       }
+    } else if (/^\/community\/?$/.test(pathname)) {
+      // The tab and page the address names, as a visitor reads them (Following is personal).
+      const page = parsePage(query.get('page'));
+      const tab = query.get('tab');
+      if (tab !== 'following') {
+        const path = tab === 'pinned' ? communityPaths.pinned(page) : communityPaths.feed(page);
+        await fromApi(data, path);
+      }
+    } else if (pathname.startsWith('/community/post/')) {
+      const postId = Number(pathname.split('/')[3]);
+      if (!(postId >= 1 && postId <= MAX_ID)) return { data, status: 404 };
+      // A post others may not see (held, rejected, removed) is no page for a visitor.
+      if (!(await fromApi(data, communityPaths.postById(postId)))) return { data, status: 404 };
+      await fromApi(data, communityPaths.comments(postId, 1));
+    } else if (/^\/(community\/)?profile\/\d+\/?$/.test(pathname)) {
+      const userId = Number(/(\d+)\/?$/.exec(pathname)![1]);
+      if (!(userId >= 1 && userId <= MAX_ID)) return { data, status: 404 };
+      if (!(await fromApi(data, communityPaths.profile(userId)))) return { data, status: 404 };
+      await fromApi(data, communityPaths.timeline(userId, parsePage(query.get('page'))));
     } else if (pathname.startsWith('/details/')) {
       const [, , id, part] = pathname.split('/');
       const storyId = Number(id);
@@ -247,6 +289,9 @@ export function pageRoutes(
   app.get('/details/:storyId/', options, render);
   app.get('/details/:storyId/:partId/', options, render);
   app.get('/author/:authorId/', options, render);
+  app.get('/community', options, render);
+  app.get('/community/post/:postId', options, render);
+  app.get('/profile/:userId/', options, render);
   return {
     render,
     /** Drops every rendered page. */
