@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { apiPaths, reviewPaths, type Comment, type ReviewItem } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
+import { HELD_WORD, holdFor } from './holds.ts';
 
 let t: TestApp;
 let editor: string;
@@ -314,5 +315,20 @@ describe('reported story comments', () => {
     );
     expect(report!.status).toBe('removed');
     expect(await itemFor('comment', commentId)).toBeUndefined();
+  });
+});
+
+describe('the kept words, as holdFor matches them', () => {
+  it('a listed Sinhala word holds a text written with a ZWJ, without, and in Singlish; whole words only', async () => {
+    const added = await send('POST', reviewPaths.words(), editor, { word: 'ද්‍රෝහියා' });
+    expect(added.statusCode, added.body).toBe(200);
+    const writer = await t.signup('Holds');
+    await age(writer);
+    const hold = (text: string) =>
+      holdFor(t.database.db, { userId: userOf(writer), text, kind: 'comment' });
+    for (const text of ['ඔයා ද්‍රෝහියා', 'ඔයා ද්රෝහියා', 'oya drohiya', 'OYA DROHIYAA!'])
+      expect(await hold(text), text).toEqual({ reason: HELD_WORD.comment });
+    expect(await hold('ඔයා හොඳ යාළුවෙක්')).toBeNull();
+    expect(await hold('drohiyawa')).toBeNull();
   });
 });
