@@ -58,6 +58,7 @@ import { communityModule } from './modules/community/module.ts';
 import { moderationModule } from './modules/moderation/module.ts';
 import { audioModule } from './modules/audio/module.ts';
 import { oauthModule } from './modules/oauth/module.ts';
+import { campaignsModule } from './modules/campaigns/module.ts';
 
 /** Files a page needs: they never count against a reader's rate limit. */
 const STATIC_PATHS =
