@@ -238,6 +238,7 @@ export async function buildApp(
   await moderationModule(platform);
   await audioModule(platform, stories);
   await oauthModule(platform, { auth, mail });
+  await campaignsModule(platform);
 
   // The demo stories go through the same publishing path as every author's.
   const seeded =
