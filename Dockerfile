@@ -23,8 +23,9 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 # fonts-noto-core: covers drawn by sharp (librsvg) need Sinhala and Latin fonts; fontconfig
 # brings /etc/fonts, without which sharp's bundled fontconfig finds no font at all.
+# ffmpeg: authors' audio tracks are checked and encoded with it (without it, uploads get 503).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends fontconfig fonts-noto-core \
+  && apt-get install -y --no-install-recommends fontconfig fonts-noto-core ffmpeg \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
