@@ -1,6 +1,9 @@
 import {
   apiPaths,
   CATEGORIES,
+  communityPaths,
+  type CommunityProfile,
+  type Post,
   coverUrl,
   detailsPath,
   isMissingPart,
@@ -104,9 +107,8 @@ export function metaForUrl(
       canonicalPath: name && slug ? `/category?c=${encodeURIComponent(slug)}` : '/category',
     };
   }
-  // A reader's profile loads in the browser; its page says only what it is, and is not indexed.
-  if (/^\/profile\/\d+\/?$/.test(pathname))
-    return { ...base, title: pageTitle(t, t('profile.reader')), noindex: true };
+  const community = communityMeta(pathname, searchParams, boot, t, base);
+  if (community) return community;
   const simple: Record<string, MessageKey> = {
     '/search': 'search.title',
     '/login': 'auth.loginTitle',
@@ -120,6 +122,77 @@ export function metaForUrl(
   const key = simple[pathname.replace(/\/$/, '')];
   if (key) return { ...base, title: pageTitle(t, t(key)), noindex: true };
   return { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+}
+
+const oneLine = (text: string): string =>
+  truncateGraphemes(text.trim().replace(/\s+/g, ' '), DESCRIPTION_GRAPHEMES, '…');
+
+/**
+ * The community's pages: the feed, a post (its writer, its text, its first image) and a person's
+ * profile (name, bio, picture), from what the server prefetched as a visitor reads it. A post
+ * or profile that is not there is a 404 page; the editors' and admins' pages are not indexed.
+ */
+function communityMeta(
+  pathname: string,
+  searchParams: URLSearchParams,
+  boot: Pick<BootData, 'data'>,
+  t: Translate,
+  base: PageMeta,
+): PageMeta | null {
+  const missing = { ...base, title: pageTitle(t, t('notFound.title')), noindex: true };
+  if (/^\/community\/?$/.test(pathname)) {
+    const tab = searchParams.get('tab');
+    const page = Number(searchParams.get('page') ?? 1);
+    const query = new URLSearchParams();
+    if (tab === 'pinned' || tab === 'following') query.set('tab', tab);
+    if (page > 1) query.set('page', String(page));
+    return {
+      ...base,
+      title: pageTitle(t, t('community.title')),
+      description: t('community.lead'),
+      canonicalPath: query.toString() ? `/community?${query.toString()}` : '/community',
+      // The reader's own feed is theirs alone.
+      noindex: tab === 'following' || undefined,
+    };
+  }
+  if (/^\/community\/(reviews|admin)\/?$/.test(pathname))
+    return {
+      ...base,
+      title: pageTitle(t, t(pathname.includes('admin') ? 'admin.title' : 'reviews.title')),
+      noindex: true,
+    };
+  const post = /^\/community\/post\/(\d+)\/?$/.exec(pathname);
+  if (post) {
+    const postId = Number(post[1]);
+    const found = (boot.data[communityPaths.postById(postId)] as { post: Post } | undefined)?.post;
+    if (!found) return missing;
+    const name = found.author.username;
+    return {
+      title: pageTitle(t, t('post.by', { name })),
+      description: found.text.trim() ? oneLine(found.text) : t('post.metaDescription', { name }),
+      canonicalPath: `/community/post/${postId}`,
+      image: found.images[0]?.src ?? found.author.avatar?.src,
+      type: 'article',
+    };
+  }
+  const person = /^\/(?:community\/)?profile\/(\d+)\/?$/.exec(pathname);
+  if (person) {
+    const userId = Number(person[1]);
+    const profile = boot.data[communityPaths.profile(userId)] as CommunityProfile | undefined;
+    if (!profile) return missing;
+    const name = profile.username;
+    return {
+      title: pageTitle(t, name),
+      description: profile.bio?.trim()
+        ? oneLine(profile.bio)
+        : t('profile.metaDescription', { name }),
+      // Both addresses show the same person; the one mentions link to is canonical.
+      canonicalPath: apiPaths.profilePage(userId),
+      image: profile.avatar?.src,
+      type: 'profile',
+    };
+  }
+  return null;
 }
 
 const LEADERBOARD_BY: readonly LeaderboardBy[] = ['reads', 'rating'];
