@@ -169,7 +169,7 @@ export function audioRepo(db: Db) {
 
     /**
      * Continue reading moves to part `partNumber` of the story, from its top, when that part is
-     * published; else nothing changes. Whether it moved.
+     * published and the reader is not already further; else nothing changes. Whether it is there.
      */
     continueAt: async (userId: number, storyId: number, partNumber: number) =>
       (
@@ -180,7 +180,7 @@ export function audioRepo(db: Db) {
             and e.status = 'published'
           on conflict (user_id, story_id) do update set part_number = excluded.part_number,
             position = 0, updated_at = excluded.updated_at
-          where reading_progress.part_number < excluded.part_number
+          where reading_progress.part_number <= excluded.part_number
           returning 1`)
       ).length > 0,
   };

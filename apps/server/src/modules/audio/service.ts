@@ -35,7 +35,7 @@ import { audioRepo, type ReadyTrack, type TrackRow } from './repo.ts';
 export const AUDIO_JOB = 'audio-process';
 /** A three-hour upload takes minutes to render on a small machine: supervision waits an hour. */
 const JOB_EXPIRE_SECONDS = 60 * 60;
-/** Seconds short of the end at which a track counts as finished (players stop a little early). */
+/** Seconds short of the end (at most 5% of it) at which a track counts as finished: players stop a little early. */
 const FINISHED_WITHIN = 3;
 
 const STORIES_KEPT = 5_000;
@@ -388,7 +388,10 @@ export function audioService(deps: AudioDeps) {
       const duration = track.durationSeconds ?? 0;
       const positionSeconds = Math.min(seconds, duration);
       await repo.savePosition(viewer.userId, trackId, positionSeconds);
-      if (track.partNumber !== null && positionSeconds >= duration - FINISHED_WITHIN) {
+      if (
+        track.partNumber !== null &&
+        positionSeconds >= duration - Math.min(FINISHED_WITHIN, duration * 0.05)
+      ) {
         const next = track.partNumber + 1;
         if (await repo.continueAt(viewer.userId, track.storyId, next))
           return { positionSeconds, continuePart: next };
