@@ -4,7 +4,7 @@
 # pass) and wrk (npm run bench). A fast no-op when everything is present.
 set -euo pipefail
 
-PACKAGES=(chromium fonts-noto-core fontconfig postgresql wrk)
+PACKAGES=(chromium fonts-noto-core fontconfig postgresql wrk ffmpeg espeak-ng)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
