@@ -4,6 +4,8 @@ import { detailsPath, type Notification } from '@kathamala/domain';
 import { useNotifications } from '../api/social.ts';
 import { notificationLabelKey } from '../features/notifications/labels.ts';
 import { PushPrompt } from '../features/notifications/PushPrompt.tsx';
+import { CommunityNotices } from '../features/community/CommunityNotices.tsx';
+import { useCommunityNotifications } from '../features/community/api.ts';
 import { textLang } from '../features/stories/lang.ts';
 import { useI18n } from '../i18n/index.tsx';
 import { SkeletonLines } from './Skeleton.tsx';
@@ -36,6 +38,7 @@ export function NotificationDrawer(props: { onClose: () => void }) {
   };
 
   const list = query.data?.notifications ?? [];
+  const community = useCommunityNotifications(true).data?.list.length ?? 0;
   return (
     <dialog
       ref={dialog}
@@ -69,10 +72,12 @@ export function NotificationDrawer(props: { onClose: () => void }) {
           </button>
         </div>
         <PushPrompt />
+        {/* The community's (likes, comments, mentions, shares, follows), then the stories'. */}
+        <CommunityNotices onOpen={() => dialog.current?.close()} />
         {query.isPending ? (
           <SkeletonLines lines={4} label={t('common.loading')} />
         ) : list.length === 0 ? (
-          <p className={styles.empty}>{t('notifications.empty')}</p>
+          community === 0 && <p className={styles.empty}>{t('notifications.empty')}</p>
         ) : (
           <ul className={styles.list}>
             {list.map((n) => (
