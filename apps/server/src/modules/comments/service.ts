@@ -150,6 +150,8 @@ export function commentsService(deps: CommentsDeps) {
     where: { storyId: number; partNumber: number; authorUserId: number | null },
     also: number | null = null,
   ) => {
+    // Without an '@' the text mentions no one: no names to read (most comments).
+    if (!text.includes('@')) return also !== null && also !== writer ? [also] : [];
     const r = commentsRepo(tx);
     const candidates: MentionCandidate[] = [
       ...(await r.participants(where.storyId, where.partNumber, where.authorUserId, PARTICIPANTS)),
