@@ -22,8 +22,7 @@ export const COMMUNITY = {
   imageMaxPixels: 40_000_000,
   /** The smaller side of an upload must be at least this many pixels. */
   imageMinSide: 64,
-  /** A profile's name and bio. */
-  nameChars: 40,
+  /** A profile's bio. */
   bioChars: 300,
   /** A flag's or a removal's reason. */
   reasonChars: 500,
@@ -166,8 +165,8 @@ export const PostEditBody = Type.Object(
 );
 export type PostEditBody = Static<typeof PostEditBody>;
 
-/** DELETE /api/v1/community/post/{id}: an editor removing another's post gives a reason. */
-export const PostDeleteBody = Type.Object(
+/** DELETE /api/v1/community/post/{id}?reason=…: an editor removing another's post says why. */
+export const PostDeleteQuery = Type.Object(
   { reason: Type.Optional(Type.String({ maxLength: COMMUNITY.reasonChars * 2 })) },
   { additionalProperties: false },
 );
@@ -265,12 +264,12 @@ export const CommunityProfile = Type.Object({
 });
 export type CommunityProfile = Static<typeof CommunityProfile>;
 
-/** PUT /api/v1/community/user/profile: one's own name and bio (each optional). */
+/**
+ * PUT /api/v1/community/user/profile: one's own bio. The name is the account's username, changed
+ * with PATCH /api/v1/user/change-username (which issues the token that carries it).
+ */
 export const ProfileBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ maxLength: COMMUNITY.nameChars * 4 })),
-    bio: Type.Optional(Type.String({ maxLength: COMMUNITY.bioChars * 4 })),
-  },
+  { bio: Type.String({ maxLength: COMMUNITY.bioChars * 4 }) },
   { additionalProperties: false },
 );
 
@@ -424,4 +423,6 @@ export const communityPaths = {
     `/api/v1/community/image/upload/${a}/${b}`,
   image: (a: 'post' | 'profile', b: number | 'new', imageId?: number) =>
     `/api/v1/community/image/${a}/${b}${imageId ? `?imageId=${imageId}` : ''}`,
+  removePost: (id: number, reason?: string) =>
+    `/api/v1/community/post/${id}${reason ? `?reason=${encodeURIComponent(reason)}` : ''}`,
 } as const;

@@ -149,3 +149,20 @@ CREATE TABLE community_audit (
 );
 --> statement-breakpoint
 CREATE INDEX community_audit_target_idx ON community_audit (target_kind, target_id, id);
+--> statement-breakpoint
+-- A post's comment count is its comments that others see, whoever changes one (a comment
+-- posted, approved or rejected by an editor, hidden by flags, removed).
+CREATE OR REPLACE FUNCTION community_comment_count() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  pid integer;
+BEGIN
+  IF TG_OP = 'DELETE' THEN pid := OLD.post_id; ELSE pid := NEW.post_id; END IF;
+  UPDATE community_posts SET comments_count = (
+    SELECT count(*) FROM community_comments c
+    WHERE c.post_id = pid AND c.status = 'approved' AND c.hidden_at IS NULL)
+  WHERE id = pid;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER community_comments_count AFTER INSERT OR UPDATE OF status, hidden_at OR DELETE
+  ON community_comments FOR EACH ROW EXECUTE FUNCTION community_comment_count();

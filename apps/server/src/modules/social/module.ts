@@ -3,6 +3,6 @@ import { socialService } from './service.ts';
 import { socialRoutes } from './routes.ts';
 
 /** Follows between readers and authors. */
-export function socialModule({ app, db }: Platform) {
-  socialRoutes(app, socialService(db));
+export function socialModule({ app, db, queue }: Platform) {
+  socialRoutes(app, socialService(db, queue));
 }

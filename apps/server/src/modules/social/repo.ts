@@ -14,19 +14,6 @@ export const socialRepo = (db: Db) => {
     ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
   return {
-    /** A user's public profile, or undefined when there is no such user. */
-    profile: async (userId: number) =>
-      (
-        await rows<{
-          userId: number;
-          username: string;
-          since: Date | string;
-          authorId: number | null;
-        }>(sql`
-          select u.id as "userId", u.username, u.created_at as since, a.id as "authorId"
-          from users u left join authors a on a.user_id = u.id where u.id = ${userId}`)
-      )[0],
-
     userExists: async (userId: number) =>
       (await rows(sql`select 1 from users where id = ${userId}`)).length > 0,
 
@@ -38,10 +25,13 @@ export const socialRepo = (db: Db) => {
           returning 1`)
       ).length > 0,
 
-    follow: (followerId: number, followedId: number) =>
-      db.execute(sql`
-        insert into follows (follower_id, followed_id) values (${followerId}, ${followedId})
-        on conflict do nothing`),
+    /** Starts following; false when the viewer already was. */
+    follow: async (followerId: number, followedId: number) =>
+      (
+        await rows(sql`
+          insert into follows (follower_id, followed_id) values (${followerId}, ${followedId})
+          on conflict do nothing returning 1`)
+      ).length > 0,
 
     isFollowing: async (followerId: number, followedId: number) =>
       (

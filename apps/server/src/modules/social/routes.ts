@@ -9,7 +9,6 @@ import {
   FollowState,
   IdParam,
   Ok,
-  UserProfile,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
 import type { SocialService } from './service.ts';
@@ -17,11 +16,10 @@ import type { SocialService } from './service.ts';
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 const tags = ['community'];
 const AuthorParams = Type.Object({ authorId: IdParam }, { additionalProperties: false });
-const UserParams = Type.Object({ id: IdParam }, { additionalProperties: false });
 
 /**
- * Follows (the Follow button on author pages, the following list on /account) and readers'
- * public profiles (where a mention of them leads).
+ * Follows (the Follow button on author pages, the following list on /account). Readers' public
+ * profiles (where a mention of them leads) are the community module's.
  */
 export function socialRoutes(app: FastifyInstance, social: SocialService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -48,12 +46,6 @@ export function socialRoutes(app: FastifyInstance, social: SocialService) {
       reply.header('cache-control', 'private, no-store');
       return { code: 0 as const, object: await social.following(requireViewer(req)) };
     },
-  );
-
-  r.get(
-    '/api/v1/community/user/profile/:id',
-    { schema: { tags, params: UserParams, response: { 200: Ok(UserProfile), ...errors } } },
-    async (req) => ({ code: 0 as const, object: await social.profile(req.params.id) }),
   );
 
   r.get(

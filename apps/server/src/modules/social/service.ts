@@ -1,10 +1,12 @@
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { invalid, notFound } from '../../errors.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { enqueueNotices } from '../community/notices.ts';
 import { socialRepo } from './repo.ts';
 
 /** Following users (authors are users: a reader follows an author through the author's account). */
-export function socialService(db: Db) {
+export function socialService(db: Db, queue: JobQueue) {
   const repo = socialRepo(db);
 
   return {
@@ -19,22 +21,16 @@ export function socialService(db: Db) {
         const r = socialRepo(t as unknown as Db);
         if (wanted !== true && (await r.unfollow(viewer.userId, followedId))) return false;
         if (wanted === false) return false;
-        await r.follow(viewer.userId, followedId);
+        // A new follower is told to the followed (community notifications), once per follower.
+        if (await r.follow(viewer.userId, followedId))
+          await enqueueNotices(t as unknown as Db, queue, {
+            kind: 'follow',
+            followedId,
+            actorId: viewer.userId,
+          });
         return true;
       });
       return { following, followers: await repo.followers(followedId) };
-    },
-
-    /** A reader's public profile (the page a mention links to); 404 when there is none. */
-    async profile(userId: number) {
-      const found = await repo.profile(userId);
-      if (!found) throw notFound('We could not find that reader.');
-      return {
-        userId: Number(found.userId),
-        username: found.username,
-        since: new Date(found.since).toISOString(),
-        authorId: found.authorId === null ? null : Number(found.authorId),
-      };
     },
 
     /** Whom the viewer follows (for /account). */
