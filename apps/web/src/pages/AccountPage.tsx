@@ -9,6 +9,7 @@ import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { MailingListSection } from '../features/account/MailingListSection.tsx';
 import { MembershipsSection } from '../features/account/MembershipsSection.tsx';
+import { SignInSection } from '../features/account/SignInSection.tsx';
 import { useAuthActions } from '../features/auth/AuthEffects.tsx';
 import { storeName, storeToken } from '../features/auth/session.ts';
 import { useSession } from '../features/auth/useSession.ts';
@@ -42,6 +43,7 @@ export default function AccountPage() {
       ) : (
         <>
           <Profile />
+          <SignInSection />
           <MembershipsSection />
           <MailingListSection />
           <FollowingPanel />

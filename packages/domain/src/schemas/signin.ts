@@ -23,6 +23,8 @@ export const SIGN_IN_ERRORS = [
   'handoff',
 ] as const;
 export type SignInError = (typeof SIGN_IN_ERRORS)[number];
+export const isSignInErrorCode = (code: unknown): code is SignInError =>
+  (SIGN_IN_ERRORS as readonly unknown[]).includes(code);
 
 const Provider = Type.Union([Type.Literal('google'), Type.Literal('facebook')]);
 

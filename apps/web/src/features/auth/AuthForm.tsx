@@ -8,6 +8,8 @@ import { useDocumentTitle } from '../../useDocumentTitle.ts';
 import ui from '../../components/ui.module.css';
 import styles from '../../components/page.module.css';
 import { useAuthActions } from './AuthEffects.tsx';
+import { ProviderButtons } from './ProviderButtons.tsx';
+import { useProviderReturn } from './useProviderReturn.ts';
 
 type Mode = 'login' | 'signup';
 type Field = 'email' | 'password' | 'username';
@@ -52,6 +54,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
   const [errors, setErrors] = useState<Errors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Back from Google or Facebook: the token to fetch, or the reason it did not work.
+  const providerReturn = useProviderReturn(params.get('signin'));
   useDocumentTitle(t(mode === 'login' ? 'auth.loginTitle' : 'auth.signupTitle'));
 
   /** Shows the errors at their fields and moves the focus to the first of them on screen. */
@@ -146,6 +150,17 @@ export function AuthForm({ mode }: { mode: Mode }) {
         </h1>
         <p className={styles.lead}>{t(mode === 'login' ? 'auth.loginLead' : 'auth.signupLead')}</p>
       </div>
+      {providerReturn.working && (
+        <p className={ui.notice} role="status">
+          {t('signin.working')}
+        </p>
+      )}
+      {providerReturn.reason && (
+        <p className={ui.noticeError} role="alert">
+          {t(`signin.error.${providerReturn.reason}`)}
+        </p>
+      )}
+      <ProviderButtons redirect={target} after="or" />
       <form
         method="post"
         className={styles.form}

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { detailsPath, FEE_RUPEES_PER_MONTH } from '@kathamala/domain';
 import { useI18n } from '../../i18n/index.tsx';
+import { ProviderButtons } from '../auth/ProviderButtons.tsx';
 import ui from '../../components/ui.module.css';
 import styles from './reader.module.css';
 
@@ -10,7 +11,8 @@ import styles from './reader.module.css';
  */
 export function VisitorWall(props: { storyId: number; membersOnly?: boolean }) {
   const { t } = useI18n();
-  const back = encodeURIComponent(detailsPath(props.storyId));
+  const path = detailsPath(props.storyId);
+  const back = encodeURIComponent(path);
   return (
     <section className={styles.wall} aria-labelledby="wall-title">
       <h2 id="wall-title" className={styles.wallTitle}>
@@ -27,6 +29,7 @@ export function VisitorWall(props: { storyId: number; membersOnly?: boolean }) {
           {t('wall.login')}
         </Link>
       </div>
+      <ProviderButtons redirect={path} row />
     </section>
   );
 }
