@@ -236,7 +236,6 @@ export async function buildApp(
   const mail = await mailModule(platform);
   await communityModule(platform);
   await moderationModule(platform);
-  await audioModule(platform, stories);
   await oauthModule(platform, { auth, mail });
   await campaignsModule(platform);
 
@@ -251,6 +250,7 @@ export async function buildApp(
     }));
   // The start-up roll-up may have run before the seed's views existed.
   if (seeded) await queue.send(ROLLUP_JOB, { full: true }, { retryLimit: 2 });
+  await audioModule(platform, stories);
   // The simulator learns our apps' keywords and the members it has not met (the seed's).
   await carrier.provision(database.db);
   await releaseStartup();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Platform } from '../../platform.ts';
 import type { StoriesService } from '../stories/service.ts';
 import { capabilities } from './capability.ts';
+import { seedDemoAudio } from './demo.ts';
 import { findFfmpeg } from './ffmpeg.ts';
 import { AUDIO_JOB, audioService } from './service.ts';
 import { audioRoutes } from './routes.ts';
@@ -32,6 +33,8 @@ export async function audioModule(p: Platform, stories?: Pick<StoriesService, 'u
     capabilities: caps,
   });
   stories?.useAudio(audio.books);
+  // After the demo seed (buildApp registers this module after it): its stories get narration.
+  if (p.config.demoSeed) await seedDemoAudio(p);
   await audioRoutes(p.app, audio);
   streamRoutes(p.app, {
     storage: p.storage,
