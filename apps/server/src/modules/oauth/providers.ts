@@ -69,6 +69,21 @@ async function exchange(client: OAuth2Client, endpoint: string, code: string, ve
   }
 }
 
+/** The provider's authorization address for a flow: the code flow with PKCE (S256). */
+const pkceUrl = (
+  oauth: OAuth2Client,
+  endpoints: Endpoints,
+  flow: { state: string; verifier: string },
+  scopes: string[],
+) =>
+  oauth.createAuthorizationURLWithPKCE(
+    endpoints.authorize,
+    flow.state,
+    CodeChallengeMethod.S256,
+    flow.verifier,
+    scopes,
+  );
+
 /** GET of the profile with the access token (SPEC.md 7); the token goes in a header only. */
 async function readProfile(url: string, accessToken: string): Promise<Record<string, unknown>> {
   let res: Response;
@@ -102,15 +117,9 @@ export function googleAdapter(
   const oauth = new OAuth2Client(client.clientId, client.clientSecret, redirectUri);
   return {
     provider: 'google',
-    authorizationUrl({ state, verifier, nonce }) {
-      const url = oauth.createAuthorizationURLWithPKCE(
-        endpoints.authorize,
-        state,
-        CodeChallengeMethod.S256,
-        verifier,
-        ['openid', 'email', 'profile'],
-      );
-      url.searchParams.set('nonce', nonce);
+    authorizationUrl(flow) {
+      const url = pkceUrl(oauth, endpoints, flow, ['openid', 'email', 'profile']);
+      url.searchParams.set('nonce', flow.nonce);
       url.searchParams.set('prompt', 'select_account');
       return url;
     },
@@ -155,15 +164,7 @@ export function facebookAdapter(
   const oauth = new OAuth2Client(client.clientId, client.clientSecret, redirectUri);
   return {
     provider: 'facebook',
-    authorizationUrl({ state, verifier }) {
-      return oauth.createAuthorizationURLWithPKCE(
-        endpoints.authorize,
-        state,
-        CodeChallengeMethod.S256,
-        verifier,
-        ['email', 'public_profile'],
-      );
-    },
+    authorizationUrl: (flow) => pkceUrl(oauth, endpoints, flow, ['email', 'public_profile']),
     async profile(code, { verifier }) {
       const tokens = await exchange(oauth, endpoints.token, code, verifier);
       const info = await readProfile(endpoints.profile, tokens.accessToken());

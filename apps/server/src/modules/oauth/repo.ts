@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { users } from '../../db/schema.ts';
+import { authRepo } from '../auth/repo.ts';
 import {
   emailVerifications,
   oauthFlows,
@@ -10,8 +11,14 @@ import {
   verifiedEmails,
 } from '../../db/oauth-schema.ts';
 
+const pick = <T extends object, K extends keyof T>(o: T, ...keys: K[]) =>
+  Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
+
 /** Queries behind provider sign-in, linked providers and verified e-mail addresses. */
 export const oauthRepo = (db: Db) => ({
+  // Accounts are read as the password login reads them.
+  ...pick(authRepo(db), 'findUser', 'findUserByEmail', 'usernameTaken'),
+
   insertFlow: (v: typeof oauthFlows.$inferInsert) => db.insert(oauthFlows).values(v),
 
   /** Takes the flow a state names (it works once) and drops flows long expired on the way. */
@@ -29,18 +36,6 @@ export const oauthRepo = (db: Db) => ({
     )[0];
     return row && row.expiresAt.getTime() > Date.now() ? row : undefined;
   },
-
-  findUser: async (id: number) =>
-    (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
-
-  findUserByEmail: async (email: string) =>
-    (
-      await db
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = lower(${email})`)
-        .limit(1)
-    )[0],
 
   findIdentity: async (provider: string, subject: string) =>
     (
@@ -103,15 +98,6 @@ export const oauthRepo = (db: Db) => ({
   /** A new account made from a provider's profile; undefined when the address or name was taken meanwhile. */
   insertUser: async (v: { email: string; username: string; passwordHash: string }) =>
     (await db.insert(users).values(v).onConflictDoNothing().returning())[0],
-
-  usernameTaken: async (username: string) =>
-    (
-      await db
-        .select({ id: users.id })
-        .from(users)
-        .where(sql`fold_key(${users.username}) = fold_key(${username})`)
-        .limit(1)
-    ).length > 0,
 
   insertVerification: (v: { id: string; userId: number; email: string; expiresAt: Date }) =>
     db.insert(emailVerifications).values(v),
