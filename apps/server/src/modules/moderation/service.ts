@@ -16,6 +16,7 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { conflict, invalid, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { recordAudit } from '../community/audit.ts';
+import { enqueueNotices } from '../community/notices.ts';
 import { checkPace } from './pace.ts';
 import { moderationRepo, type TargetRow } from './repo.ts';
 import { firstListedWord, wordKey, wordKeys } from './words.ts';
@@ -47,12 +48,17 @@ const PAST = { approve: 'approved', reject: 'rejected', ignore: 'ignored' } as c
 const BLANK = /^[\s\u200B-\u200D\u2060\uFEFF]*$/u;
 const iso = (d: Date | string) => new Date(d).toISOString();
 
+/** PostgreSQL text cannot hold U+0000 or a lone surrogate: refuse them instead of failing. */
+function storable(text: string, field: string): string {
+  if (text.includes('\u0000') || /[\uD800-\uDFFF]/u.test(text))
+    throw invalid('The text contains characters that are not allowed.', field);
+  return text;
+}
+
 /** A reason as stored: NFC, trimmed, not blank, at most REVIEW.reasonChars characters. */
 function sentence(raw: string, blank: string): string {
-  const text = toStored(raw).trim();
+  const text = storable(toStored(raw).trim(), 'reason');
   if (BLANK.test(text)) throw invalid(blank, 'reason');
-  if (text.includes('\u0000') || /[\uD800-\uDFFF]/u.test(text))
-    throw invalid('The text contains characters that are not allowed.', 'reason');
   const n = Array.from(text).length;
   if (n > REVIEW.reasonChars)
     throw invalid(
@@ -135,7 +141,23 @@ export function moderationService({
       case 'post':
       case 'post_comment':
         if (decision === 'reject') await r.rejectCommunity(table, target.id, why);
-        else await r.showCommunity(table, target.id);
+        else {
+          await r.showCommunity(table, target.id);
+          // Nobody heard of it while it was held: its mentions and its post's writer hear now.
+          if (target.status === 'pending')
+            await enqueueNotices(
+              tx,
+              queue,
+              target.kind === 'post'
+                ? { kind: 'post', postId: target.id, actorId: target.userId }
+                : {
+                    kind: 'comment',
+                    postId: target.postId!,
+                    commentId: target.id,
+                    actorId: target.userId,
+                  },
+            );
+        }
         return;
       case 'comment':
         if (decision === 'reject') await r.rejectStoryComment(target.id, why);
@@ -298,7 +320,7 @@ export function moderationService({
     },
 
     async addWord(editor: Viewer, raw: string): Promise<{ word: ReviewWord }> {
-      const word = toStored(raw).trim().replace(/\s+/gu, ' ');
+      const word = storable(toStored(raw).trim().replace(/\s+/gu, ' '), 'word');
       const key = wordKey(word);
       if (!key) throw invalid('Write a word with at least one letter.', 'word');
       if (Array.from(word).length > REVIEW.wordChars)
