@@ -63,7 +63,7 @@ export const audioEn = {
   'audioPublish.save': 'Save',
   'audioPublish.cancel': 'Cancel',
   'audioPublish.saved': 'Track saved.',
-  'audioPublish.replace': 'Replace file',
+  'audioPublish.replace': 'Replace',
   'audioPublish.replaceLabel': 'Replace the file of “{title}”',
   'audioPublish.replaced': 'New file uploaded. It is being prepared; the old one is gone.',
   'audioPublish.delete': 'Delete',

@@ -65,7 +65,7 @@ export const audioSi: Record<keyof typeof audioEn, string> = {
   'audioPublish.save': 'සුරකින්න',
   'audioPublish.cancel': 'අවලංගු කරන්න',
   'audioPublish.saved': 'පථය සුරැකිණි.',
-  'audioPublish.replace': 'ගොනුව ප්‍රතිස්ථාපනය',
+  'audioPublish.replace': 'ප්‍රතිස්ථාපනය',
   'audioPublish.replaceLabel': '“{title}” හි ගොනුව ප්‍රතිස්ථාපනය කරන්න',
   'audioPublish.replaced': 'නව ගොනුව උඩුගත විය. එය සකසමින් පවතී; පැරණි ගොනුව ඉවත් විය.',
   'audioPublish.delete': 'මකන්න',

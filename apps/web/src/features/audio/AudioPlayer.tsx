@@ -307,7 +307,6 @@ export default function AudioPlayer(props: AudioPlayerProps) {
 
   const aacPlays = canPlay(QUALITY_TYPES.standard);
   const playing = status === 'playing';
-  const lockedTrack = locked === null ? null : tracks[locked]!;
   const back = `/login?redirect=${encodeURIComponent(detailsPath(props.storyId))}`;
 
   return (
@@ -325,7 +324,9 @@ export default function AudioPlayer(props: AudioPlayerProps) {
           {t('audio.title')}
         </h2>
         <button type="button" className={styles.iconButton} onClick={onHide}>
-          <span aria-hidden="true">⌄</span>
+          <span aria-hidden="true" className={styles.hideGlyph}>
+            ⌄
+          </span>
           <span className="visually-hidden">{t('audio.hide')}</span>
         </button>
       </div>
@@ -494,6 +495,7 @@ export default function AudioPlayer(props: AudioPlayerProps) {
                   type="button"
                   className={styles.listItem}
                   aria-current={i === index ? 'true' : undefined}
+                  aria-expanded={playable(tr) ? undefined : locked === i}
                   onClick={() => (playable(tr) ? goTo(i) : setLocked(i))}
                 >
                   <span lang={props.lang}>{tr.title}</span>
@@ -501,25 +503,30 @@ export default function AudioPlayer(props: AudioPlayerProps) {
                     {playable(tr) ? clock(tr.durationSeconds) : `🔒 ${t('audio.membersOnly')}`}
                   </span>
                 </button>
+                {locked === i && (
+                  <section
+                    ref={(el) => el?.scrollIntoView({ block: 'nearest' })}
+                    className={styles.locked}
+                    aria-live="polite"
+                  >
+                    <p>{t('audio.lockedText', { title: tr.title })}</p>
+                    {loggedIn ? (
+                      <SubscriptionWall storyId={props.storyId} author={props.author} episode />
+                    ) : (
+                      <p className={styles.lockedActions}>
+                        <Link to={back}>{t('wall.login')}</Link>
+                        <Link
+                          to={`/signup?redirect=${encodeURIComponent(detailsPath(props.storyId))}`}
+                        >
+                          {t('wall.join')}
+                        </Link>
+                      </p>
+                    )}
+                  </section>
+                )}
               </li>
             ))}
           </ol>
-        </section>
-      )}
-
-      {lockedTrack && (
-        <section className={styles.locked} aria-live="polite">
-          <p>{t('audio.lockedText', { title: lockedTrack.title })}</p>
-          {loggedIn ? (
-            <SubscriptionWall storyId={props.storyId} author={props.author} episode />
-          ) : (
-            <p className={styles.lockedActions}>
-              <Link to={back}>{t('wall.login')}</Link>
-              <Link to={`/signup?redirect=${encodeURIComponent(detailsPath(props.storyId))}`}>
-                {t('wall.join')}
-              </Link>
-            </p>
-          )}
         </section>
       )}
 
