@@ -18,6 +18,7 @@ export * from './schemas/moderation.ts';
 export * from './schemas/audio.ts';
 export * from './schemas/signin.ts';
 export * from './schemas/community.ts';
+export * from './schemas/campaigns.ts';
 export * from './mobile.ts';
 export * from './sms.ts';
 export * from './api-paths.ts';

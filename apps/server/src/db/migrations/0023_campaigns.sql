@@ -1,2 +1,62 @@
--- Placeholder: filled by the work on campaigns; a migration with no statement yet.
-SELECT 1;
+-- Campaigns (issue 30): questionnaires answered by mobile, writing contests, the ad-metrics
+-- report. Written by hand; keep db/campaigns-schema.ts in step.
+CREATE TABLE campaigns (
+  id serial PRIMARY KEY,
+  title_en text NOT NULL,
+  title_si text NOT NULL,
+  description_en text NOT NULL DEFAULT '',
+  description_si text NOT NULL DEFAULT '',
+  prizes_en text NOT NULL DEFAULT '',
+  prizes_si text NOT NULL DEFAULT '',
+  starts_at timestamptz NOT NULL,
+  ends_at timestamptz NOT NULL,
+  -- The contest's rules (null: no contest): track, minEpisodes, startWithin, rubricShare.
+  contest jsonb,
+  report_url text,
+  created_by integer REFERENCES users(id) ON DELETE SET NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT campaigns_dates_check CHECK (ends_at > starts_at)
+);
+--> statement-breakpoint
+-- Each edit of a campaign's questions is a new version; responses keep the one they answered.
+CREATE TABLE campaign_questionnaires (
+  id serial PRIMARY KEY,
+  campaign_id integer NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  version integer NOT NULL,
+  questions jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT campaign_questionnaires_version_key UNIQUE (campaign_id, version)
+);
+--> statement-breakpoint
+-- A mobile that asked to take part, with the code sent to it (only its hash is kept).
+CREATE TABLE campaign_participants (
+  id serial PRIMARY KEY,
+  campaign_id integer NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  questionnaire_id integer NOT NULL REFERENCES campaign_questionnaires(id) ON DELETE CASCADE,
+  user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  mobile text NOT NULL,
+  carrier text NOT NULL,
+  ref_id text NOT NULL UNIQUE,
+  code_hash text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  expires_at timestamptz NOT NULL,
+  consumed_at timestamptz,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+--> statement-breakpoint
+CREATE INDEX campaign_participants_mobile_idx ON campaign_participants (mobile, created_at);
+--> statement-breakpoint
+CREATE INDEX campaign_participants_user_idx ON campaign_participants (user_id, created_at);
+--> statement-breakpoint
+-- One response per mobile per campaign: the unique key is the rule.
+CREATE TABLE campaign_responses (
+  id serial PRIMARY KEY,
+  campaign_id integer NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  questionnaire_id integer NOT NULL REFERENCES campaign_questionnaires(id) ON DELETE CASCADE,
+  participant_id integer NOT NULL REFERENCES campaign_participants(id) ON DELETE CASCADE,
+  mobile text NOT NULL,
+  answers jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT campaign_responses_mobile_key UNIQUE (campaign_id, mobile)
+);

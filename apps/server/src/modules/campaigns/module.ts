@@ -1,4 +1,15 @@
 import type { Platform } from '../../platform.ts';
+import { campaignsService } from './service.ts';
+import { campaignRoutes } from './routes.ts';
 
 /** Campaigns: questionnaires answered by mobile, writing contests and their rankings, ad metrics. */
-export async function campaignsModule(_platform: Platform): Promise<void> {}
+export async function campaignsModule({
+  app,
+  db,
+  queue,
+  carrier,
+  config,
+}: Platform): Promise<void> {
+  const campaigns = campaignsService({ db, queue, sms: carrier.sms, publicUrl: config.publicUrl });
+  campaignRoutes(app, campaigns);
+}

@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import {
+  CampaignDetail,
+  CampaignList,
+  ErrorBody,
+  IdParam,
+  ManageAnswer,
+  ManageBody,
+  ManagedCampaign,
+  ManagedList,
+  Ok,
+  ParticipationAnswer,
+  ParticipationBody,
+  Questioner,
+  ResponseAnswer,
+  ResponseBody,
+  campaignPaths as paths,
+} from '@kathamala/domain';
+import { requireViewer } from '../../plugins/auth.ts';
+import { requireRole } from '../community/roles.ts';
+import type { CampaignsService } from './service.ts';
+
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  410: ErrorBody,
+  429: ErrorBody,
+  503: ErrorBody,
+};
+const Params = Type.Object({ id: IdParam });
+const loggedIn = { auth: 'required' } as const;
+const privateAnswer = (reply: FastifyReply) => reply.header('cache-control', 'private, no-store');
+
+/** The campaign calls of SPEC.md 7 and the editors' calls (issue 30). */
+export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['campaigns'];
+
+  r.get(
+    paths.list(),
+    { schema: { tags, response: { 200: Ok(CampaignList), ...errors } } },
+    async () => ({
+      code: 0 as const,
+      object: await campaigns.list(),
+    }),
+  );
+
+  r.get(
+    paths.detail(),
+    { schema: { tags, params: Params, response: { 200: Ok(CampaignDetail), ...errors } } },
+    async (req) => ({ code: 0 as const, object: await campaigns.detail(req.params.id) }),
+  );
+
+  r.post(
+    paths.manage(),
+    { schema: { tags, body: ManageBody, response: { 200: Ok(ManageAnswer), ...errors } } },
+    async (req, reply) => {
+      const editor = await requireRole(req, 'editor');
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.manage(editor, req.body.campaign) };
+    },
+  );
+
+  r.get(
+    paths.manage(),
+    { schema: { tags, response: { 200: Ok(ManagedList), ...errors } } },
+    async (req, reply) => {
+      await requireRole(req, 'editor');
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.managedList() };
+    },
+  );
+
+  r.get(
+    paths.manageOne(),
+    { schema: { tags, params: Params, response: { 200: Ok(ManagedCampaign), ...errors } } },
+    async (req, reply) => {
+      await requireRole(req, 'editor');
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.managed(req.params.id) };
+    },
+  );
+
+  r.get(
+    paths.csv(),
+    { schema: { tags, params: Params, response: { 200: Type.String(), ...errors } } },
+    async (req, reply) => {
+      await requireRole(req, 'editor');
+      const { name, body } = await campaigns.csv(req.params.id);
+      privateAnswer(reply);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(body);
+    },
+  );
+
+  r.post(
+    paths.participation(),
+    {
+      schema: {
+        tags,
+        body: ParticipationBody,
+        response: { 200: Ok(ParticipationAnswer), ...errors },
+      },
+      config: loggedIn,
+    },
+    async (req, reply) => {
+      privateAnswer(reply);
+      return {
+        code: 0 as const,
+        object: await campaigns.participate(requireViewer(req), req.body),
+      };
+    },
+  );
+
+  r.get(
+    paths.questioner(),
+    {
+      schema: { tags, params: Params, response: { 200: Ok(Questioner), ...errors } },
+      config: loggedIn,
+    },
+    async (req, reply) => {
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.questioner(req.params.id) };
+    },
+  );
+
+  r.post(
+    paths.response(),
+    {
+      schema: { tags, body: ResponseBody, response: { 200: Ok(ResponseAnswer), ...errors } },
+      config: loggedIn,
+    },
+    async (req, reply) => {
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.respond(requireViewer(req), req.body) };
+    },
+  );
+}
