@@ -77,6 +77,12 @@ export interface Config {
    * (OAUTH_SIMULATOR; by default as CARRIER_SIMULATOR: on outside production); else no button.
    */
   oauth: { google: OAuthClient | null; facebook: OAuthClient | null; simulator: boolean };
+  /**
+   * Campaigns. `contestMinAccountAgeDays` (CONTEST_MIN_ACCOUNT_AGE_DAYS): readers' accounts younger
+   * than this at a contest's end do not count for its ranking. `reportHosts` (AD_REPORT_HOSTS,
+   * comma-separated): the only hosts an ad-metrics report may be fetched from.
+   */
+  campaigns: { contestMinAccountAgeDays: number; reportHosts: string[] };
 }
 
 /** A client registered with a sign-in provider. */
@@ -386,6 +392,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: readTrustProxy(env),
     workers,
     oauth: readOAuth(env, production),
+    campaigns: {
+      contestMinAccountAgeDays: readInt(env, 'CONTEST_MIN_ACCOUNT_AGE_DAYS', 7, 0, 365),
+      reportHosts: (env.AD_REPORT_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
+    },
   };
 }
 
