@@ -34,6 +34,9 @@ export const flowCookieOf = (header: string | undefined): string | null => {
   return null;
 };
 
+/** A redirect: no body, the address in Location. */
+const Redirected = Type.Null({ description: 'The browser goes on to the address in Location.' });
+
 /** The callback's query as providers send it (they add parameters of their own: allowed). */
 const CallbackQuery = Type.Object({
   state: Type.Optional(Type.String({ maxLength: 500 })),
@@ -72,7 +75,7 @@ export function oauthRoutes(
         tags,
         params: ProviderParam,
         querystring: SignInStartQuery,
-        response: { 200: Ok(LinkStartAnswer), ...errors },
+        response: { 200: Ok(LinkStartAnswer), 302: Redirected, ...errors },
       },
       config: { rateLimit: opts.rateLimit, writes: true },
     },
@@ -96,7 +99,14 @@ export function oauthRoutes(
   r.get(
     '/api/v1/auth/:provider/callback',
     {
-      schema: { tags, params: ProviderParam, querystring: CallbackQuery },
+      schema: {
+        tags,
+        description:
+          'Where the provider sends the browser back: it ends on /login with a one-time code in the fragment, on /account/ after a link, or on /login?signin=<reason> (nothing made or linked).',
+        params: ProviderParam,
+        querystring: CallbackQuery,
+        response: { 302: Redirected, ...errors },
+      },
       config: { rateLimit: opts.rateLimit, writes: true },
     },
     async (req, reply) => {
