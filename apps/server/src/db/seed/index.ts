@@ -23,6 +23,7 @@ import {
 import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
+import { seedCommunity } from './community.ts';
 
 /**
  * What the seed needs of the publishing module, passed in by buildApp: the demo stories go
@@ -227,6 +228,7 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
   if (votes.length) await db.insert(ratings).values(votes);
   if (views.length) await db.insert(storyViews).values(views);
   await publishing.recomputeRatings();
+  await seedCommunity(db, passwordHash);
   return true;
 }
 

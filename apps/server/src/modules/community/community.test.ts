@@ -550,3 +550,31 @@ describe('notifications', () => {
     expect((await call('GET', paths.notifications(), null)).statusCode).toBe(401);
   });
 });
+
+describe('the demo community', () => {
+  it('has an editor, an admin and a lively feed in both languages', async () => {
+    const editor = await t.login('editor@demo.kathamala.lk', 'kathamala-demo');
+    const admin = await t.login('admin@demo.kathamala.lk', 'kathamala-demo');
+    expect((await call('GET', paths.me(), editor)).json().object.role).toBe('editor');
+    expect((await call('GET', paths.me(), admin)).json().object.role).toBe('admin');
+
+    const posts = await t.rows<{
+      lang: string;
+      likes: number;
+      comments: number;
+      story: number;
+    }>(sql`
+      select lang, likes_count as likes, comments_count as comments,
+        shared_story_id as story from community_posts
+      where user_id in (select id from users where email like '%@demo.kathamala.lk'
+        or is_author)`);
+    expect(posts.length).toBeGreaterThanOrEqual(20);
+    expect(posts.some((p) => p.lang === 'si')).toBe(true);
+    expect(posts.some((p) => p.lang === 'en')).toBe(true);
+    expect(posts.filter((p) => p.likes > 0).length).toBeGreaterThan(10);
+    expect(posts.some((p) => p.comments > 0)).toBe(true);
+    expect(posts.some((p) => p.story !== null)).toBe(true);
+    const pinned = (await call('GET', paths.pinned(), null)).json().object.list;
+    expect(pinned.length).toBeGreaterThanOrEqual(1);
+  });
+});

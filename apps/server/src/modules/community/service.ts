@@ -281,36 +281,9 @@ export function communityService(deps: CommunityDeps) {
       return this.profile(viewer.userId, viewer);
     },
 
-    /**
-     * Grants or removes a role and records who did it, in one transaction. `actorId` null is the
-     * command line. Asking for 'reader' or 'author' removes editor or admin (an author stays one).
-     */
-    async setRole(actorId: number | null, userId: number, wanted: Role, reason?: string | null) {
-      if (actorId === userId)
-        throw invalid('You cannot change your own role. Ask another admin to do it.', 'id');
-      return inTx(async (tx) => {
-        const r = communityRepo(tx);
-        const before = await r.roleForUpdate(userId);
-        if (!before) throw notFound('We could not find that account.');
-        const target: Role =
-          wanted === 'author' || wanted === 'reader'
-            ? before.isAuthor
-              ? 'author'
-              : 'reader'
-            : wanted;
-        if (before.role === target) return { userId, role: target };
-        await r.setRole(userId, target);
-        await recordAudit(tx, {
-          actorId,
-          action: target === 'editor' || target === 'admin' ? 'role.grant' : 'role.remove',
-          targetKind: 'user',
-          targetId: userId,
-          reason: reason ?? null,
-          detail: { from: before.role, to: target },
-        });
-        return { userId, role: target };
-      });
-    },
+    /** Grants or removes a role, audited (see setRole below). */
+    setRole: (actorId: number | null, userId: number, wanted: Role, reason?: string | null) =>
+      setRole(db, actorId, userId, wanted, reason ?? null),
 
     /** Creates a post (text and draft images); held posts wait as 'pending'. */
     async createPost(viewer: Viewer, body: { text: string; images?: number[] }) {
@@ -615,3 +588,38 @@ export function communityService(deps: CommunityDeps) {
   }
 }
 export type CommunityService = ReturnType<typeof communityService>;
+
+/**
+ * Grants or removes a role and records who did it, in one transaction; `actorId` null is the
+ * command line (`npm run role`). Asking for 'reader' or 'author' removes editor or admin (an
+ * author stays one). Nobody changes their own role, so the last admin cannot lock everyone out.
+ */
+export async function setRole(
+  db: Db,
+  actorId: number | null,
+  userId: number,
+  wanted: Role,
+  reason: string | null,
+): Promise<{ userId: number; role: Role }> {
+  if (actorId === userId)
+    throw invalid('You cannot change your own role. Ask another admin to do it.', 'id');
+  return db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const r = communityRepo(tx);
+    const before = await r.roleForUpdate(userId);
+    if (!before) throw notFound('We could not find that account.');
+    const target: Role =
+      wanted === 'author' || wanted === 'reader' ? (before.isAuthor ? 'author' : 'reader') : wanted;
+    if (before.role === target) return { userId, role: target };
+    await r.setRole(userId, target);
+    await recordAudit(tx, {
+      actorId,
+      action: target === 'editor' || target === 'admin' ? 'role.grant' : 'role.remove',
+      targetKind: 'user',
+      targetId: userId,
+      reason,
+      detail: { from: before.role, to: target },
+    });
+    return { userId, role: target };
+  });
+}
