@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
+import { loadConfig } from '../../config.ts';
 import type { MemoryMailTransport } from '../mail/transport.ts';
 
 /**
@@ -358,5 +359,61 @@ describe('e-mail verification for password accounts', () => {
     expect((await api('GET', '/api/v1/user/providers', token2)).body.object.emailVerified).toBe(
       false,
     );
+  });
+});
+
+describe('configuration', () => {
+  it('a configured provider talks to the real one; one without configuration or simulator shows no button', async () => {
+    const real = await createTestApp({
+      DEMO_SEED: '0',
+      OAUTH_SIMULATOR: '0',
+      GOOGLE_CLIENT_ID: 'real-client.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'real-secret',
+    });
+    try {
+      const listed = await real.app.inject({ url: '/api/v1/auth/providers' });
+      expect(listed.json().object.providers).toEqual(['google']);
+      const start = await real.app.inject({ url: '/api/v1/auth/google/start?redirect=%2F' });
+      expect(start.statusCode).toBe(302);
+      const url = new URL(start.headers.location as string);
+      expect(url.origin + url.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
+      expect(Object.fromEntries(url.searchParams)).toMatchObject({
+        client_id: 'real-client.apps.googleusercontent.com',
+        redirect_uri: `${PUBLIC}/api/v1/auth/google/callback`,
+        response_type: 'code',
+        code_challenge_method: 'S256',
+        scope: 'openid email profile',
+      });
+      expect(url.searchParams.get('nonce')).toBeTruthy();
+      // Facebook has neither a client nor the simulator: no button, no way in, no simulator.
+      expect((await real.app.inject({ url: '/api/v1/auth/facebook/start' })).statusCode).toBe(404);
+      expect((await real.app.inject({ url: '/dev/oauth/google/authorize' })).statusCode).toBe(404);
+    } finally {
+      await real.close();
+    }
+  });
+
+  it('asks for a client id and its secret together, and keeps the simulator off in production unless told', () => {
+    expect(() => loadConfig({ FACEBOOK_CLIENT_ID: 'x' })).toThrow(
+      'FACEBOOK_CLIENT_ID and FACEBOOK_CLIENT_SECRET must be set together, or neither.',
+    );
+    const production = {
+      NODE_ENV: 'production',
+      SMS_PROVIDER: 'ideamart',
+      BILLING_PROVIDER: 'ideamart',
+      CARRIER_URL: 'http://carrier.test',
+      CARRIER_WEBHOOK_SECRET: 'a-long-enough-secret',
+    };
+    expect(loadConfig(production).oauth.simulator).toBe(false);
+    expect(loadConfig({ ...production, OAUTH_SIMULATOR: '1' }).oauth.simulator).toBe(true);
+    expect(loadConfig({}).oauth.simulator).toBe(true);
+  });
+
+  it('the simulator answers only on this machine', async () => {
+    const res = await t.app.inject({
+      url: '/dev/oauth/google/authorize',
+      remoteAddress: '203.0.113.9',
+    });
+    expect(res.statusCode).toBe(403);
   });
 });

@@ -31,6 +31,9 @@ export const oauthRepo = (db: Db) => ({
 
   /** Takes a live handoff (once); an expired one is gone too. */
   takeHandoff: async (codeHash: string) => {
+    await db
+      .delete(oauthHandoffs)
+      .where(sql`${oauthHandoffs.expiresAt} < now() - interval '1 hour'`);
     const row = (
       await db.delete(oauthHandoffs).where(eq(oauthHandoffs.codeHash, codeHash)).returning()
     )[0];
