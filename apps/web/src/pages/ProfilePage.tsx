@@ -10,6 +10,7 @@ import {
   type Role,
 } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
+import ui from '../components/ui.module.css';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { formatFullDate } from '../features/account/format.ts';
@@ -162,7 +163,7 @@ function ProfileActions(props: { profile: CommunityProfile; own: boolean; admin:
         <>
           <button
             type="button"
-            className={profile.followed ? styles.actionOn : styles.action}
+            className={profile.followed ? ui.buttonSecondary : ui.button}
             aria-pressed={profile.followed}
             onClick={follow}
           >

@@ -221,6 +221,7 @@ export function PostCard(props: {
       {commentsOpen && visible && (
         <PostComments
           postId={post.postId}
+          author={post.author}
           viewer={known ? viewer : null}
           onPosted={() => setComments((n) => n + 1)}
         />

@@ -18,6 +18,8 @@ import styles from './community.module.css';
  */
 export function PostComments(props: {
   postId: number;
+  /** The post's writer, the first of the thread's people. */
+  author: { userId: number; username: string };
   viewer: { userId: number } | null;
   onPosted?: () => void;
 }) {
@@ -29,6 +31,7 @@ export function PostComments(props: {
 
   const people = () => {
     const seen = new Map<number, { userId: number; username: string }>();
+    seen.set(props.author.userId, props.author);
     for (const f of followers) seen.set(f.userId, f);
     for (let p = 1; p <= pages; p++) {
       const page = client.getQueryData<{ list: PostComment[] }>([

@@ -83,7 +83,13 @@ export const usePost = (postId: number) => {
 
 export const useProfile = (userId: number) => {
   const path = communityPaths.profile(userId);
-  return useQuery({ queryKey: [path], queryFn: get<CommunityProfile>(path), retry: false });
+  // Whether the viewer follows them is in the answer: the server's (a visitor's) is asked again.
+  return useQuery({
+    queryKey: [path],
+    queryFn: get<CommunityProfile>(path),
+    retry: false,
+    staleTime: 0,
+  });
 };
 
 export const useTimeline = (userId: number, page: number) => {
