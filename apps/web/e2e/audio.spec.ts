@@ -88,7 +88,7 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   await expect(page.getByRole('heading', { name: 'Audio', level: 2 })).toBeVisible();
   await uploadTrack(page, first, sineWav(8));
   await expect(trackRow(page, first)).toBeVisible();
-  await uploadTrack(page, second, sineWav(8, 330));
+  await uploadTrack(page, second, sineWav(12, 330));
   // The list asks again by itself while a track is processing.
   for (const title of [first, second]) {
     await expect(trackRow(page, title)).toHaveAttribute('data-track-status', 'ready', {
@@ -149,4 +149,15 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
     'true',
   );
   await expect.poll(() => audioTime(reader)).toBeGreaterThanOrEqual(sent.positionSeconds);
+
+  // Hidden, it keeps playing; leaving the story stops it (the stop-audio event).
+  await player.getByRole('button', { name: 'Hide the player (it keeps playing)' }).click();
+  await expect(player).toBeHidden();
+  await expect(reader.getByRole('button', { name: 'Now playing' })).toBeVisible();
+  // The element itself, kept: gone from the page, it must not play on where no one can stop it.
+  const element = await reader.locator('audio').elementHandle();
+  expect(await element!.evaluate((a: HTMLAudioElement) => a.paused)).toBe(false);
+  await reader.getByRole('link', { name: 'Home' }).first().click();
+  await expect(reader).toHaveURL('/');
+  expect(await element!.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
 });

@@ -225,7 +225,7 @@ export default function AudioPlayer(props: AudioPlayerProps) {
       artist: authorName,
       album: storyTitle,
       artwork: [
-        { src: coverSizeUrl(imagesHost, storyId, 320), sizes: '320x480', type: 'image/png' },
+        { src: coverSizeUrl(imagesHost, storyId, 320), sizes: '320x480', type: 'image/webp' },
       ],
     });
     const handlers: [MediaSessionAction, MediaSessionActionHandler][] = [
@@ -483,7 +483,7 @@ export default function AudioPlayer(props: AudioPlayerProps) {
         <p className={styles.hint}>{t('audio.noneOpen')}</p>
       )}
 
-      {tracks.length > 1 && (
+      {(tracks.length > 1 || track === null) && (
         <section aria-labelledby={`${id}-list`}>
           <h3 className={styles.listTitle} id={`${id}-list`}>
             {t('audio.tracks')}
