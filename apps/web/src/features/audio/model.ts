@@ -20,10 +20,10 @@ export const PROGRESS_SEND_MS = 10_000;
 export const SLEEP_CHOICES = ['off', 'end', 15, 30, 60] as const;
 export type SleepChoice = (typeof SLEEP_CHOICES)[number];
 
-/** The browser's MIME type of each rendition (AAC-LC in M4A, Opus in Ogg). */
+/** The browser's MIME type of each rendition (AAC-LC in M4A, Opus in WebM). */
 export const QUALITY_TYPES: Record<AudioQuality, string> = {
   standard: 'audio/mp4; codecs="mp4a.40.2"',
-  saver: 'audio/ogg; codecs="opus"',
+  saver: 'audio/webm; codecs="opus"',
 };
 
 /** The stream address of a track's rendition (SPEC.md 7). */
