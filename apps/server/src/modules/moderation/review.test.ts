@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { apiPaths, reviewPaths, type Comment, type ReviewItem } from '@kathamala/domain';
-import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
+import { apiPaths, reviewPaths, type Comment } from '@kathamala/domain';
+import { createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import { HELD_WORD, holdFor } from './holds.ts';
+import { queueItem, sender, waitFor, type Method } from './testing.ts';
 
 let t: TestApp;
 let editor: string;
 let editor2: string;
 let reader: string;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-const send = (method: Method, url: string, token: string | null, payload?: object) =>
-  t.app.inject({
-    method,
-    url,
-    headers: token ? bearer(token) : {},
-    ...(payload ? { payload } : {}),
-  });
+const send = sender(() => t);
 
 /** A fresh account made an editor (the role is read from the database on each call). */
 const newEditor = async (name = 'Editor') => {
@@ -29,23 +23,7 @@ const newEditor = async (name = 'Editor') => {
 const age = (token: string) =>
   t.rows(sql`update users set created_at = now() - interval '30 days' where id = ${userOf(token)}`);
 
-const queue = async (token = editor) => {
-  const res = await send('GET', reviewPaths.queue(), token);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().object as { list: ReviewItem[]; hasNext: boolean };
-};
-/** Polls until `check` holds (a job's work), at most `ms`. */
-const waitFor = async (check: () => Promise<boolean>, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-};
-
-const itemFor = async (kind: string, id: number) =>
-  (await queue()).list.find((i) => i.target.kind === kind && i.target.id === id);
+const itemFor = (kind: string, id: number) => queueItem(send, editor, kind, id);
 
 beforeAll(async () => {
   t = await createTestApp();
