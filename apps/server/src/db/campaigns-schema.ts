@@ -1,4 +1,7 @@
 import {
+  bigint,
+  numeric,
+  real,
   integer,
   jsonb,
   pgTable,
@@ -8,7 +11,7 @@ import {
   unique,
   index,
 } from 'drizzle-orm/pg-core';
-import { users } from './schema.ts';
+import { stories, users } from './schema.ts';
 
 /*
  * The campaigns' tables (migration 0023_campaigns.sql, written by hand; keep both in step).
@@ -29,6 +32,7 @@ export const campaigns = pgTable('campaigns', {
   endsAt: at('ends_at').notNull(),
   contest: jsonb('contest'),
   reportUrl: text('report_url'),
+  frozenRanking: jsonb('frozen_ranking'),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: at('created_at').notNull().defaultNow(),
   updatedAt: at('updated_at').notNull().defaultNow(),
@@ -97,4 +101,40 @@ export const campaignResponses = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
   },
   (t) => [unique('campaign_responses_mobile_key').on(t.campaignId, t.mobile)],
+);
+
+/** A story entered in a contest, with the editors' rubric score and winning place. */
+export const campaignEntries = pgTable(
+  'campaign_entries',
+  {
+    id: serial('id').primaryKey(),
+    campaignId: campaignRef(),
+    storyId: integer('story_id')
+      .notNull()
+      .references(() => stories.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rubric: real('rubric'),
+    winnerPlace: integer('winner_place'),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [unique('campaign_entries_story_key').on(t.campaignId, t.storyId)],
+);
+
+/** Each fetch of an ad-metrics report: accepted with its figures, or refused with the reason. */
+export const campaignReports = pgTable(
+  'campaign_reports',
+  {
+    id: serial('id').primaryKey(),
+    campaignId: campaignRef(),
+    url: text('url').notNull(),
+    status: text('status').notNull(),
+    reason: text('reason'),
+    impressions: bigint('impressions', { mode: 'number' }),
+    clicks: bigint('clicks', { mode: 'number' }),
+    spend: numeric('spend', { precision: 14, scale: 2 }),
+    fetchedAt: at('fetched_at').notNull().defaultNow(),
+  },
+  (t) => [index('campaign_reports_campaign_idx').on(t.campaignId, t.fetchedAt)],
 );

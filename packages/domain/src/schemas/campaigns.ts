@@ -13,6 +13,11 @@ export const campaignPaths = {
   questioner: (id: number | string = ':id') => `/api/v1/campaign/questioner/${id}/`,
   response: () => '/api/v1/campaign/participant/submit/response/',
   csv: (id: number | string = ':id') => `/api/v1/campaign/${id}/responses.csv`,
+  entry: (id: number | string = ':id') => `/api/v1/campaign/${id}/entry/`,
+  stats: (id: number | string = ':id') => `/api/v1/stats/campaign/${id}/`,
+  judge: (id: number | string = ':id') => `/api/v1/campaign/manage/${id}/judge/`,
+  report: (id: number | string = ':id') => `/api/v1/campaign/manage/${id}/report/`,
+  badges: (authorId: number | string = ':id') => `/api/v1/campaign/badges/author/${authorId}/`,
 };
 
 /** Carriers SPEC.md 9 names (Dialog, Hutch, Etisalat, Airtel, Mobitel). */
@@ -188,3 +193,65 @@ export const ManagedCampaign = Type.Object({
 });
 export type ManagedCampaign = Static<typeof ManagedCampaign>;
 export const ManagedList = Type.Object({ campaigns: Type.Array(CampaignSummary) });
+
+export const EntryBody = Type.Object({ storyId: IdParam }, { additionalProperties: false });
+export const EntryAnswer = Type.Object({ entryId: Type.Integer(), storyId: Type.Integer() });
+
+const Track = Type.Unsafe<'sinhala' | 'english'>({ type: 'string', enum: ['sinhala', 'english'] });
+/** One ranked entry of `object.contestantList`. */
+export const Contestant = Type.Object({
+  track: Track,
+  rank: Type.Integer(),
+  storyId: Type.Integer(),
+  title: Type.String(),
+  authorId: Type.Integer(),
+  author: Type.String(),
+  score: Type.Number(),
+  engagedReaders: Type.Integer(),
+  ratingWeight: Type.Number(),
+  rubric: Type.Union([Type.Number(), Type.Null()]),
+  winnerPlace: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type Contestant = Static<typeof Contestant>;
+
+/** Accepted ad-metrics figures (SPEC.md 5), or null when none was accepted yet. */
+export const AdMetrics = Type.Object({
+  impressions: Type.Number(),
+  clicks: Type.Number(),
+  spend: Type.Number(),
+  fetchedAt: Type.String(),
+});
+export type AdMetrics = Static<typeof AdMetrics>;
+
+export const ContestStandings = Type.Object({
+  campaign: CampaignSummary,
+  /** True once the contest ended: the ranking no longer changes. */
+  frozen: Type.Boolean(),
+  contestantList: Type.Array(Contestant),
+  adMetrics: Type.Union([AdMetrics, Type.Null()]),
+});
+export type ContestStandings = Static<typeof ContestStandings>;
+
+export const JudgeBody = Type.Object(
+  {
+    rubric: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { storyId: IdParam, score: Type.Number({ minimum: 0, maximum: 100 }) },
+          { additionalProperties: false },
+        ),
+        { maxItems: 500 },
+      ),
+    ),
+    /** Story ids in winning order (first place first). */
+    winners: Type.Optional(Type.Array(IdParam, { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type JudgeBody = Static<typeof JudgeBody>;
+
+export const Badges = Type.Object({
+  badges: Type.Array(
+    Type.Object({ campaignId: Type.Integer(), title: Bilingual(200), place: Type.Integer() }),
+  ),
+});

@@ -60,3 +60,33 @@ CREATE TABLE campaign_responses (
   created_at timestamptz NOT NULL DEFAULT now(),
   CONSTRAINT campaign_responses_mobile_key UNIQUE (campaign_id, mobile)
 );
+--> statement-breakpoint
+-- A contest's ranking as it stood at its end: computed once after the end, never again.
+ALTER TABLE campaigns ADD COLUMN frozen_ranking jsonb;
+--> statement-breakpoint
+-- A story entered in a contest, by its author; the editors' rubric score and winning place.
+CREATE TABLE campaign_entries (
+  id serial PRIMARY KEY,
+  campaign_id integer NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  story_id integer NOT NULL REFERENCES stories(id) ON DELETE CASCADE,
+  user_id integer NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  rubric real CONSTRAINT campaign_entries_rubric_check CHECK (rubric BETWEEN 0 AND 100),
+  winner_place integer,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT campaign_entries_story_key UNIQUE (campaign_id, story_id)
+);
+--> statement-breakpoint
+-- Each fetch of a campaign's ad-metrics report: accepted with its figures, or refused with why.
+CREATE TABLE campaign_reports (
+  id serial PRIMARY KEY,
+  campaign_id integer NOT NULL REFERENCES campaigns(id) ON DELETE CASCADE,
+  url text NOT NULL,
+  status text NOT NULL CONSTRAINT campaign_reports_status_check CHECK (status IN ('accepted', 'refused')),
+  reason text,
+  impressions bigint,
+  clicks bigint,
+  spend numeric(14, 2),
+  fetched_at timestamptz NOT NULL DEFAULT now()
+);
+--> statement-breakpoint
+CREATE INDEX campaign_reports_campaign_idx ON campaign_reports (campaign_id, fetched_at);

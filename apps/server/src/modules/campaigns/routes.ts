@@ -2,6 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
+  Badges,
+  ContestStandings,
+  EntryAnswer,
+  EntryBody,
+  JudgeBody,
   CampaignDetail,
   CampaignList,
   ErrorBody,
@@ -21,6 +26,7 @@ import {
 import { requireViewer } from '../../plugins/auth.ts';
 import { requireRole } from '../community/roles.ts';
 import type { CampaignsService } from './service.ts';
+import type { ContestService } from './contest-service.ts';
 
 const errors = {
   400: ErrorBody,
@@ -141,5 +147,64 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
       privateAnswer(reply);
       return { code: 0 as const, object: await campaigns.respond(requireViewer(req), req.body) };
     },
+  );
+}
+
+/** The contest calls: entries, the ranking (SPEC.md 7 stats/campaign), judging and badges. */
+export function contestRoutes(app: FastifyInstance, contests: ContestService) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['campaigns'];
+
+  r.post(
+    paths.entry(),
+    {
+      schema: {
+        tags,
+        params: Params,
+        body: EntryBody,
+        response: { 200: Ok(EntryAnswer), ...errors },
+      },
+      config: loggedIn,
+    },
+    async (req, reply) => {
+      privateAnswer(reply);
+      return {
+        code: 0 as const,
+        object: await contests.enter(requireViewer(req), req.params.id, req.body.storyId),
+      };
+    },
+  );
+
+  r.get(
+    paths.stats(),
+    { schema: { tags, params: Params, response: { 200: Ok(ContestStandings), ...errors } } },
+    async (req, reply) => {
+      // Live while the contest runs: never kept by a shared cache for long.
+      reply.header('cache-control', 'public, max-age=30');
+      return { code: 0 as const, object: await contests.standings(req.params.id) };
+    },
+  );
+
+  r.post(
+    paths.judge(),
+    {
+      schema: {
+        tags,
+        params: Params,
+        body: JudgeBody,
+        response: { 200: Ok(ManageAnswer), ...errors },
+      },
+    },
+    async (req, reply) => {
+      const editor = await requireRole(req, 'editor');
+      privateAnswer(reply);
+      return { code: 0 as const, object: await contests.judge(editor, req.params.id, req.body) };
+    },
+  );
+
+  r.get(
+    paths.badges(),
+    { schema: { tags, params: Params, response: { 200: Ok(Badges), ...errors } } },
+    async (req) => ({ code: 0 as const, object: await contests.badges(req.params.id) }),
   );
 }

@@ -65,7 +65,7 @@ export const summaryOf = (c: CampaignRow): CampaignSummary => ({
 });
 
 /** The 409 of a campaign that does not run now, with its dates. */
-const notOpen = (c: CampaignRow) => {
+export const notOpen = (c: CampaignRow) => {
   const state = stateOf(c);
   return conflict(
     state === 'upcoming'
