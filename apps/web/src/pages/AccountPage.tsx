@@ -8,6 +8,7 @@ import { afterFollow, setFollow, useFollowing, type FollowingItem } from '../api
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
 import { SkeletonLines } from '../components/Skeleton.tsx';
 import { MailingListSection } from '../features/account/MailingListSection.tsx';
+import { EmailVerifyLink } from '../features/account/EmailVerifyLink.tsx';
 import { MembershipsSection } from '../features/account/MembershipsSection.tsx';
 import { SignInSection } from '../features/account/SignInSection.tsx';
 import { useAuthActions } from '../features/auth/AuthEffects.tsx';
@@ -31,6 +32,7 @@ export default function AccountPage() {
   return (
     <div className={styles.narrow}>
       <h1 className={styles.heading}>{t('account.title')}</h1>
+      <EmailVerifyLink />
       {session.status === 'unknown' ? (
         <SkeletonLines lines={4} label={t('common.loading')} />
       ) : session.status === 'visitor' ? (

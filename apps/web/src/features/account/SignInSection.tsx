@@ -9,12 +9,10 @@ import {
   signInPaths,
   unlinkProvider,
   useUserProviders,
-  verifyEmail,
 } from '../../api/signin.ts';
 import { SkeletonLines } from '../../components/Skeleton.tsx';
 import { useI18n, type Translate } from '../../i18n/index.tsx';
 import { ProviderIcon } from '../auth/ProviderButtons.tsx';
-import { getToken } from '../auth/session.ts';
 import { useSession } from '../auth/useSession.ts';
 import ui from '../../components/ui.module.css';
 import page from '../../components/page.module.css';
@@ -27,12 +25,6 @@ const messageOf = (error: unknown, t: Translate) =>
     : isApiError(error) && error.message
       ? error.message
       : t('common.error');
-
-/** The verification link's token (`#verify=...` on /account/), taken once on arrival. */
-const verifyTokenInFragment = (): string | null => {
-  if (typeof window === 'undefined') return null;
-  return /^#verify=([\w.-]{10,2000})$/.exec(window.location.hash)?.[1] ?? null;
-};
 
 /**
  * /account/'s ways to sign in: the password, each provider linked or not (Link, Unlink while
@@ -59,22 +51,6 @@ export function SignInSection() {
       });
     else if (isSignInErrorCode(reason)) setNotice({ ok: false, text: t(`signin.error.${reason}`) });
   }, [linked, reason, t]);
-
-  // The link from the verification e-mail: the token leaves the address bar, then is spent.
-  useEffect(() => {
-    const verify = verifyTokenInFragment();
-    if (!verify || !getToken()) return;
-    window.history.replaceState(window.history.state, '', window.location.pathname);
-    verifyEmail(verify).then(
-      () => {
-        setNotice({ ok: true, text: t('signin.email.done') });
-        void refresh();
-      },
-      (error: unknown) => setNotice({ ok: false, text: messageOf(error, t) }),
-    );
-    // Once, on arrival.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
 
   const link = useMutation({
     mutationFn: (provider: SignInProvider) => linkStart(provider),
