@@ -13,7 +13,7 @@ import { Avatar, RoleBadge } from './Avatar.tsx';
 import { communityPages } from './paths.ts';
 import { PostComments } from './PostComments.tsx';
 import { PostText } from './PostText.tsx';
-import { flipLike, type LikeState } from './rules.ts';
+import { likeOptimistically, type LikeState } from './rules.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import styles from './community.module.css';
@@ -56,17 +56,10 @@ export function PostCard(props: {
     setError(isApiError(e) && e.message ? e.message : t('common.error'));
 
   const onLike = () => {
-    const before = shown;
-    const next = flipLike(before);
-    setLikeState(next);
     setError('');
-    setLike(post.postId, next.liked).then(
-      (answer) => setLikeState({ liked: answer.liked, likes: answer.likes }),
-      (e: unknown) => {
-        // Rolled back: the count and the button say what the server still holds.
-        setLikeState(before);
-        failed(e);
-      },
+    // Shown at once; rolled back to what the server still holds when it refuses.
+    void likeOptimistically(shown, (liked) => setLike(post.postId, liked), setLikeState).then(
+      (e) => e && failed(e),
     );
   };
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { COMMUNITY } from '@kathamala/domain';
-import { canSendPost, flipLike, linkParts, pickImages, textParts } from './rules.ts';
+import {
+  canSendPost,
+  flipLike,
+  likeOptimistically,
+  linkParts,
+  pickImages,
+  textParts,
+} from './rules.ts';
 
 const file = (name: string, type = 'image/png', size = 1000) => ({ name, type, size });
 
@@ -41,6 +48,37 @@ describe('flipLike', () => {
     expect(flipLike({ liked: false, likes: 2 })).toEqual({ liked: true, likes: 3 });
     expect(flipLike({ liked: true, likes: 3 })).toEqual({ liked: false, likes: 2 });
     expect(flipLike({ liked: true, likes: 0 })).toEqual({ liked: false, likes: 0 });
+  });
+});
+
+describe('likeOptimistically', () => {
+  it('shows the like at once, then what the server answers', async () => {
+    const shown: unknown[] = [];
+    const error = await likeOptimistically(
+      { liked: false, likes: 4 },
+      async (liked) => ({ liked, likes: 9 }),
+      (s) => shown.push(s),
+    );
+    expect(error).toBeNull();
+    expect(shown).toEqual([
+      { liked: true, likes: 5 },
+      { liked: true, likes: 9 },
+    ]);
+  });
+
+  it('rolls back to the state before the tap when the server refuses', async () => {
+    const shown: unknown[] = [];
+    const refusal = new Error('Too many likes this hour.');
+    const error = await likeOptimistically(
+      { liked: true, likes: 3 },
+      () => Promise.reject(refusal),
+      (s) => shown.push(s),
+    );
+    expect(error).toBe(refusal);
+    expect(shown).toEqual([
+      { liked: false, likes: 2 },
+      { liked: true, likes: 3 },
+    ]);
   });
 });
 

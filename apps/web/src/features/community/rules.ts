@@ -64,6 +64,28 @@ export const flipLike = (s: LikeState): LikeState => ({
   likes: Math.max(0, s.likes + (s.liked ? -1 : 1)),
 });
 
+/**
+ * A tap on Like: the flipped state is shown at once, then the server's answer; when the server
+ * refuses (or cannot be reached) the state before the tap comes back. Resolves with the error,
+ * or null when the like was kept.
+ */
+export async function likeOptimistically(
+  before: LikeState,
+  send: (liked: boolean) => Promise<LikeState>,
+  show: (state: LikeState) => void,
+): Promise<unknown> {
+  const next = flipLike(before);
+  show(next);
+  try {
+    const answer = await send(next.liked);
+    show({ liked: answer.liked, likes: answer.likes });
+    return null;
+  } catch (error) {
+    show(before);
+    return error;
+  }
+}
+
 /** One item of a feed page: a post, or (in Following) a new episode. */
 export type FeedEntry = FeedPage['list'][number];
 
