@@ -127,6 +127,7 @@ test('a cancel on the provider’s page comes back to /login with a sentence in 
 test('a reader links Google from the account page, signs in with it, and unlinks it', async ({
   page,
   request,
+  context,
 }) => {
   await useToken(page, await signupByApi(request));
   await page.goto('/account/');
@@ -152,4 +153,10 @@ test('a reader links Google from the account page, signs in with it, and unlinks
   await section.getByRole('button', { name: 'Unlink Google' }).click();
   await expect(section.getByText('Google is no longer linked.')).toBeVisible();
   await expect(section.getByRole('button', { name: 'Link Google' })).toBeVisible();
+
+  // The same section in Sinhala.
+  await context.addCookies([{ name: UI_LANG_COOKIE, value: 'si', url: BASE_URL }]);
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'පිවිසීමේ ක්‍රම' })).toBeVisible();
+  await shot(page, 'account-si');
 });
