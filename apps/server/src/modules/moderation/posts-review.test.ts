@@ -158,6 +158,16 @@ describe('flags on posts', () => {
     expect(await inFeed(p.postId)).toBe(true);
   });
 
+  it('three flags sent at once still hide the post (flags of one case take turns)', async () => {
+    const writer = await account('Busy writer', { aged: true });
+    const p = await post(writer, 'A post three people flag at the same moment');
+    const flaggers = await Promise.all(['G1', 'G2', 'G3'].map((n) => account(n, { aged: true })));
+    const answers = await Promise.all(flaggers.map((f) => flag(f, p.postId)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(answers.some((a) => a.json().object.hidden)).toBe(true);
+    expect(await seen(reader, p.postId)).toBeNull();
+  });
+
   it('a rejected post disappears for everyone but its writer, who reads why and is notified; audited', async () => {
     const writer = await account('Rejected writer', { aged: true });
     const p = await post(writer, 'Buy cheap followers now');

@@ -84,14 +84,21 @@ export const moderationRepo = (db: Db) => {
           sql`, `,
         )})`),
 
-    /** The target's open case, opened now when it has none. */
+    /**
+     * The target's open case, opened now when it has none, locked for the transaction: flags of
+     * one case take turns, so the third of three at once counts all three.
+     */
     openCase: async (kind: ReviewKind, targetId: number) => {
-      await db.execute(sql`
-        insert into review_cases (kind, target_id) values (${kind}, ${targetId})
-        on conflict (kind, target_id) where status = 'open' do nothing`);
-      return (await one<{ id: number; hidden: boolean }>(sql`
-        select id, hidden from review_cases
-        where kind = ${kind} and target_id = ${targetId} and status = 'open'`))!;
+      // An editor may close the case between the two statements: then a new one opens.
+      for (;;) {
+        await db.execute(sql`
+          insert into review_cases (kind, target_id) values (${kind}, ${targetId})
+          on conflict (kind, target_id) where status = 'open' do nothing`);
+        const open = await one<{ id: number; hidden: boolean }>(sql`
+          select id, hidden from review_cases
+          where kind = ${kind} and target_id = ${targetId} and status = 'open' for update`);
+        if (open) return open;
+      }
     },
 
     /** Files a flag; false when this person had flagged the target before. */
