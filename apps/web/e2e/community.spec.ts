@@ -251,3 +251,57 @@ test('without JavaScript the feed pages through plain Older posts links rendered
   );
   await context.close();
 });
+
+test('two editors decide at once: the second is told in the server’s sentence; a reader meets a polite editors-only page; the admin reads the decision in the audit log', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const writer = await joinByApi(request);
+  const text = `Held for the race ${Date.now().toString(36)}`;
+  await call(request, writer.token, 'POST', '/api/v1/community/user/post', { text });
+
+  const editorToken = await loginByApi(request, EDITOR, DEMO_PASSWORD);
+  await useToken(page, editorToken);
+  await page.goto('/community/reviews');
+  const item = page.getByRole('listitem').filter({ hasText: text });
+  await expect(item).toBeVisible();
+
+  // The admin decides first, through the API, while the editor's page still shows the item.
+  const adminToken = await loginByApi(request, 'admin@demo.kathamala.lk', DEMO_PASSWORD);
+  const queue = await call<{ list: { target: { id: number; preview: string } }[] }>(
+    request,
+    adminToken,
+    'GET',
+    '/api/v1/community/reviews?page=1',
+  );
+  const target = queue.list.find((i) => i.target.preview === text)!.target;
+  await call(request, adminToken, 'POST', '/api/v1/community/review/post', {
+    post_id: target.id,
+    decision: 'approve',
+  });
+  const answer = page.waitForResponse('**/api/v1/community/review/post');
+  await item.getByRole('button', { name: 'Approve' }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(item.getByRole('alert')).toHaveText(/already decided on this post \(approved\)/);
+
+  // A reader who opens the queue is told, kindly, that it is for editors.
+  const reader = await browser.newContext();
+  const readerPage = await reader.newPage();
+  await useToken(readerPage, writer.token);
+  await readerPage.goto('/community/reviews');
+  await expect(readerPage.getByRole('heading', { name: 'Editors only' })).toBeVisible();
+  await expect(readerPage.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await reader.close();
+
+  // The admin page lists the decision in the audit log.
+  await useToken(page, adminToken);
+  await page.goto('/community/admin');
+  const log = page.getByRole('region', { name: 'Audit log' });
+  await expect(
+    log
+      .getByRole('row')
+      .filter({ hasText: `post ${target.id}` })
+      .first(),
+  ).toBeVisible();
+});
