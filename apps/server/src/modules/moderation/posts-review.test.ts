@@ -271,4 +271,22 @@ describe('rate limits on posts', () => {
       /^You are posting quickly\. Please wait \d+ minutes before posting again\.$/,
     );
   });
+
+  it('a new account past its hourly comments gets 429 too', async () => {
+    const writer = await account('Talked to', { aged: true });
+    const target = await post(writer, 'Talk to me');
+    const fresh = await account('Chatty');
+    let answer;
+    for (let n = 1; n <= 7; n++) {
+      answer = await send('POST', communityPaths.comment(), fresh, {
+        post_id: target.postId,
+        comment: `Reply ${n}`,
+      });
+      if (answer.statusCode !== 200) break;
+    }
+    expect(answer!.statusCode).toBe(429);
+    expect(answer!.json().message).toMatch(
+      /^You are commenting quickly\. Please wait \d+ (seconds|minutes) before commenting again\.$/,
+    );
+  });
 });
