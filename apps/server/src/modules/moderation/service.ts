@@ -299,7 +299,8 @@ export function moderationService({
           decidedAt: iso(closed.decidedAt),
         };
       });
-      if (kind === 'post' || kind === 'post_comment') dropFeeds();
+      // Decisions are rare: every cached public answer (feeds, profiles, pages) is dropped.
+      dropFeeds();
       return answer;
     },
 
