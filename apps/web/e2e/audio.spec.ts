@@ -31,8 +31,8 @@ function sineWav(seconds: number, hz = 440): Buffer {
 
 const DEMO_AUTHORS = ['dilini@demo.kathamala.lk', 'ashan@demo.kathamala.lk'];
 
-/** A demo author's free, published story that has no tracks yet, with the author's token. */
-async function storyWithoutAudio(request: APIRequestContext) {
+/** A demo author's token and a public story of theirs without tracks, members-only or free. */
+async function storyWithoutAudio(request: APIRequestContext, membersOnly = false) {
   for (const email of DEMO_AUTHORS) {
     const login = await request.post(apiPaths.login(), {
       data: { email, password: 'kathamala-demo' },
@@ -42,12 +42,29 @@ async function storyWithoutAudio(request: APIRequestContext) {
       stories: { storyId: number; membersOnly: boolean; numberOfparts: number; status: string }[];
     }>(request, token, 'GET', apiPaths.ownStories());
     for (const s of own.stories) {
-      if (s.membersOnly || s.status !== 'public' || s.numberOfparts < 1) continue;
+      if (s.membersOnly !== membersOnly || s.status !== 'public' || s.numberOfparts < 1) continue;
       const preview = await call<StoryDetails>(request, '', 'GET', apiPaths.preview(s.storyId));
       if (preview.audioBooks.length === 0) return { token, storyId: s.storyId };
     }
   }
-  throw new Error('no demo author has a free public story without audio');
+  throw new Error(`no demo author has a public story (members-only: ${membersOnly}) without audio`);
+}
+
+/** Uploads a track through the API (the journey above uploads through the page). */
+async function uploadByApi(
+  request: APIRequestContext,
+  token: string,
+  storyId: number,
+  title: string,
+) {
+  const res = await request.post(`/api/v1/author/audio/upload/${storyId}`, {
+    headers: { authorization: `Bearer ${token}` },
+    multipart: {
+      title,
+      audio: { name: `${title}.wav`, mimeType: 'audio/wav', buffer: sineWav(2) },
+    },
+  });
+  expect(res.ok(), await res.text()).toBe(true);
 }
 
 /** The current time of the player's <audio> element, in seconds. */
@@ -160,4 +177,51 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   await reader.getByRole('link', { name: 'Home' }).first().click();
   await expect(reader).toHaveURL('/');
   expect(await element!.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
+});
+
+test('an author orders, renames and deletes tracks; a members-only story’s tracks are members-only', async ({
+  page,
+  request,
+}) => {
+  const { token, storyId } = await storyWithoutAudio(request, true);
+  const id = Date.now().toString(36);
+  const [a, b] = [`Alpha ${id}`, `Beta ${id}`];
+  await uploadByApi(request, token, storyId, a);
+  await uploadByApi(request, token, storyId, b);
+
+  await useToken(page, token);
+  await page.goto(`/publish/story/?story=${storyId}`);
+  // The story is for members: so is every track, and the box says why it cannot be unticked.
+  const box = page.getByRole('checkbox', { name: 'Members only' }).first();
+  await expect(box).toBeChecked();
+  await expect(box).toBeDisabled();
+  await expect(page.getByText('This story is for members, so its tracks are too.')).toBeVisible();
+  const titles = page.locator('[data-track-status] > div:first-child > span:first-child');
+  await expect(titles).toHaveText([a, b]);
+
+  // Down moves Alpha after Beta, and the order holds after a reload.
+  await page.getByRole('button', { name: `Move “${a}” down` }).click();
+  await expect(titles).toHaveText([b, a]);
+  await page.reload();
+  await expect(titles).toHaveText([b, a]);
+
+  // Renamed in place.
+  await page.getByRole('button', { name: `Edit “${a}”` }).click();
+  const row = trackRow(page, a);
+  await row.getByLabel('Track title').fill(`Gamma ${id}`);
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Track saved.')).toBeVisible();
+  await expect(titles).toHaveText([b, `Gamma ${id}`]);
+
+  // Delete asks first; Keep it keeps it, Yes deletes it.
+  await page.getByRole('button', { name: `Delete “${b}”` }).click();
+  await expect(page.getByText(`Delete “${b}” for good?`)).toBeVisible();
+  await page.getByRole('button', { name: 'Keep it' }).click();
+  await expect(titles).toHaveText([b, `Gamma ${id}`]);
+  await page.getByRole('button', { name: `Delete “${b}”` }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(page.getByText('Track deleted.')).toBeVisible();
+  await expect(titles).toHaveText([`Gamma ${id}`]);
+  await page.reload();
+  await expect(titles).toHaveText([`Gamma ${id}`]);
 });
