@@ -180,6 +180,18 @@ export const ManagedCampaign = Type.Object({
   reportUrl: Type.Union([Type.String(), Type.Null()]),
   questions: Type.Array(Question),
   responseCount: Type.Integer(),
+  /** The latest ad-metrics report fetches: accepted, or refused with the reason. */
+  reports: Type.Array(
+    Type.Object({
+      status: Type.Unsafe<'accepted' | 'refused'>({
+        type: 'string',
+        enum: ['accepted', 'refused'],
+      }),
+      reason: Type.Union([Type.String(), Type.Null()]),
+      url: Type.String(),
+      fetchedAt: Type.String(),
+    }),
+  ),
   /** Per question id: per option id (or rating '1'..'5'), how many answered it. */
   counts: Type.Record(Type.String(), Type.Record(Type.String(), Type.Integer())),
   responses: Type.Array(

@@ -1,7 +1,8 @@
 import type { Platform } from '../../platform.ts';
 import { campaignsService } from './service.ts';
-import { campaignRoutes, contestRoutes } from './routes.ts';
+import { campaignRoutes, contestRoutes, reportSimulatorRoutes } from './routes.ts';
 import { contestService } from './contest-service.ts';
+import { reportJobs } from './report.ts';
 
 /** Campaigns: questionnaires answered by mobile, writing contests and their rankings, ad metrics. */
 export async function campaignsModule({
@@ -11,7 +12,20 @@ export async function campaignsModule({
   carrier,
   config,
 }: Platform): Promise<void> {
-  const campaigns = campaignsService({ db, queue, sms: carrier.sms, publicUrl: config.publicUrl });
+  // In development the site's own origin serves the report simulator: exempt from the checks.
+  const report = {
+    allowedHosts: config.campaigns.reportHosts,
+    trustedOrigin: config.production ? null : new URL(config.publicUrl).origin,
+  };
+  const campaigns = campaignsService({
+    db,
+    queue,
+    sms: carrier.sms,
+    publicUrl: config.publicUrl,
+    report,
+  });
   campaignRoutes(app, campaigns);
   contestRoutes(app, contestService({ db, minAgeDays: config.campaigns.contestMinAccountAgeDays }));
+  if (!config.production) reportSimulatorRoutes(app);
+  await reportJobs(queue, db, report);
 }

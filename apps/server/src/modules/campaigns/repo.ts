@@ -202,6 +202,18 @@ export const campaignsRepo = (db: Db) => {
         on conflict (campaign_id, mobile) do nothing returning id`)
       )?.id ?? null,
 
+    /** The campaign's latest report fetches, newest first. */
+    reports: (campaignId: number) =>
+      rows<{
+        status: 'accepted' | 'refused';
+        reason: string | null;
+        url: string;
+        fetchedAt: Date | string;
+      }>(
+        sql`select status, reason, url, fetched_at as "fetchedAt" from campaign_reports
+          where campaign_id = ${campaignId} order by fetched_at desc, id desc limit 10`,
+      ),
+
     /** A campaign's responses, oldest first, with their questionnaire version. */
     responses: (campaignId: number) =>
       rows<{

@@ -21,12 +21,14 @@ import {
   Questioner,
   ResponseAnswer,
   ResponseBody,
+  ResultCode,
   campaignPaths as paths,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
 import { requireRole } from '../community/roles.ts';
 import type { CampaignsService } from './service.ts';
 import type { ContestService } from './contest-service.ts';
+import { REPORT_SIMULATOR_PATH, SIMULATED_REPORTS } from './report.ts';
 
 const errors = {
   400: ErrorBody,
@@ -103,6 +105,16 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}"`)
         .send(body);
+    },
+  );
+
+  r.post(
+    paths.report(),
+    { schema: { tags, params: Params, response: { 200: Ok(ManageAnswer), ...errors } } },
+    async (req, reply) => {
+      await requireRole(req, 'editor');
+      privateAnswer(reply);
+      return { code: 0 as const, object: await campaigns.refetchReport(req.params.id) };
     },
   );
 
@@ -207,4 +219,21 @@ export function contestRoutes(app: FastifyInstance, contests: ContestService) {
     { schema: { tags, params: Params, response: { 200: Ok(Badges), ...errors } } },
     async (req) => ({ code: 0 as const, object: await contests.badges(req.params.id) }),
   );
+}
+
+/**
+ * The ad-metrics report simulator (development only): report shapes by name, and `redirect`,
+ * which points off the allowed list.
+ */
+export function reportSimulatorRoutes(app: FastifyInstance) {
+  app.get<{ Params: { shape: string } }>(`${REPORT_SIMULATOR_PATH}:shape`, async (req, reply) => {
+    const shape = req.params.shape.replace(/\.json$/, '');
+    if (shape === 'redirect') return reply.redirect('http://127.0.0.1:9/report.json', 302);
+    const body = SIMULATED_REPORTS[shape];
+    if (!body)
+      return reply
+        .code(404)
+        .send({ code: ResultCode.notFound, message: `No simulated report ${shape}.` });
+    return reply.header('cache-control', 'no-store').send(body);
+  });
 }

@@ -25,12 +25,16 @@ import { recordAudit } from '../community/audit.ts';
 import { SMS_SEND_JOB, type SmsJob } from '../alerts/service.ts';
 import { answersProblem, csvCell, normalizeAnswers, questionsProblem } from './answers.ts';
 import { campaignsRepo, type CampaignRow } from './repo.ts';
+import { REPORT_FETCH_JOB } from './report.ts';
+import { urlRefusal } from './safe-fetch.ts';
 
 export interface CampaignsDeps {
   db: Db;
   queue: JobQueue;
   sms: SmsAdapter;
   publicUrl: string;
+  /** Where ad-metrics reports may come from (see safe-fetch.ts). */
+  report: { allowedHosts: string[]; trustedOrigin: string | null };
 }
 
 const iso = (d: Date | string) => new Date(d).toISOString();
@@ -114,8 +118,8 @@ export function campaignsService(deps: CampaignsDeps) {
       const problem = questions && questionsProblem(questions);
       if (problem) throw invalid(problem, 'questionnaire');
       const reportUrl = input.reportUrl?.trim() || null;
-      if (reportUrl && !/^https:\/\//i.test(reportUrl))
-        throw invalid('The ad-metrics report address must start with https://.', 'reportUrl');
+      const urlProblem = reportUrl && urlRefusal(reportUrl, deps.report);
+      if (urlProblem) throw invalid(urlProblem, 'reportUrl');
       const values = {
         titleEn: input.title.en.trim(),
         titleSi: input.title.si.trim(),
@@ -147,6 +151,9 @@ export function campaignsService(deps: CampaignsDeps) {
           targetId: id,
           detail: { title: values.titleEn, startsAt: values.startsAt, endsAt: values.endsAt },
         });
+        // A report address set: the job fetches it now (again on each save).
+        if (reportUrl)
+          await queue.send(REPORT_FETCH_JOB, { campaignId: id }, { retryLimit: 1 }, tx);
         return { campaignId: id };
       });
     },
@@ -310,6 +317,7 @@ export function campaignsService(deps: CampaignsDeps) {
       const c = await campaign(id);
       const versions = await repo.versions(id);
       const responses = await repo.responses(id);
+      const reports = await repo.reports(id);
       const counts: Record<string, Record<string, number>> = {};
       const kinds = new Map<string, Question['kind']>();
       for (const v of versions) for (const q of v.questions) kinds.set(q.id, q.kind);
@@ -326,6 +334,7 @@ export function campaignsService(deps: CampaignsDeps) {
         reportUrl: c.reportUrl,
         questions: c.questions ?? [],
         responseCount: responses.length,
+        reports: reports.map((r) => ({ ...r, fetchedAt: iso(r.fetchedAt) })),
         counts,
         responses: responses.map((r) => ({
           responseId: r.id,
@@ -334,6 +343,15 @@ export function campaignsService(deps: CampaignsDeps) {
           version: r.version,
         })),
       };
+    },
+
+    /** Fetches the campaign's ad-metrics report again, by the job. */
+    refetchReport: async (id: number) => {
+      const c = await campaign(id);
+      if (!c.reportUrl)
+        throw invalid('This campaign has no ad-metrics report address.', 'reportUrl');
+      await queue.send(REPORT_FETCH_JOB, { campaignId: id }, { retryLimit: 1 });
+      return { campaignId: id };
     },
 
     /** Every campaign for the editors' page. */
