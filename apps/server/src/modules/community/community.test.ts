@@ -358,6 +358,23 @@ describe('feeds', () => {
     expect(unpin.json().object.pinned).toBe(false);
   });
 
+  it('keeps the feed one answer for everyone: a new post shows at once, the viewer’s likes apart', async () => {
+    const writer = await member('Cache Writer');
+    const fan = await member('Cache Fan');
+    await call('GET', paths.feed(), null);
+    const fresh = await post(writer, 'Just now');
+    const seen = await call('GET', paths.feed(), null);
+    expect(seen.json().object.list[0].postId).toBe(fresh.postId);
+    await call('PUT', paths.like(), fan, { post_id: fresh.postId });
+    const asFan = await call('GET', paths.feed(), fan);
+    const asVisitor = await call('GET', paths.feed(), null);
+    // One kept answer: the same bytes whoever asks, with no one's like in it.
+    expect(asFan.body).toBe(asVisitor.body);
+    expect(asFan.json().object.list[0]).toMatchObject({ postId: fresh.postId, liked: false });
+    const liked = await call('GET', paths.liked([fresh.postId]), fan);
+    expect(liked.json().object.liked).toEqual([fresh.postId]);
+  });
+
   it('gives the reader’s own feed: followed people’s posts and followed authors’ episodes', async () => {
     const reader = await member('Own Feed Reader');
     const friend = await member('Own Feed Friend');

@@ -185,19 +185,20 @@ export async function communityRoutes(
     async (req) => ok({ post: await community.editPost(requireViewer(req), req.body) }),
   );
 
-  const onePost = {
+  // A fresh object per route: the document's transform names each route's own schema.
+  const onePost = () => ({
     schema: {
       tags,
       summary: 'One post with its counts and the viewer’s like',
       params: IdParams,
       response: { 200: Ok(PostAnswer), ...errors },
     },
-  };
-  r.get('/api/v1/community/post/:id', onePost, async (req, reply) => {
+  });
+  r.get('/api/v1/community/post/:id', onePost(), async (req, reply) => {
     personal(reply);
     return ok({ post: await community.post(req.params.id, req.viewer) });
   });
-  r.get('/api/v1/community/feed/:id', onePost, async (req, reply) => {
+  r.get('/api/v1/community/feed/:id', onePost(), async (req, reply) => {
     personal(reply);
     return ok({ post: await community.post(req.params.id, req.viewer) });
   });
