@@ -159,6 +159,9 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   expect(sent.positionSeconds).toBeGreaterThanOrEqual(2);
   await (await saved).response();
 
+  // The speed chosen is remembered on this device.
+  await player.getByLabel('Speed').selectOption('1.5');
+
   await reader.reload();
   await reader.getByRole('button', { name: 'Audio book' }).click();
   await expect(player.getByRole('button', { name: second })).toHaveAttribute(
@@ -166,6 +169,18 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
     'true',
   );
   await expect.poll(() => audioTime(reader)).toBeGreaterThanOrEqual(sent.positionSeconds);
+  await expect(player.getByLabel('Speed')).toHaveValue('1.5');
+  expect(await player.locator('audio').evaluate((a: HTMLAudioElement) => a.playbackRate)).toBe(1.5);
+
+  // Data saver: each quality says its MB; the saver stream takes over at the same place.
+  const saver = player.getByRole('radio', { name: /^Data saver: \d+\.\d MB$/ });
+  await expect(player.getByRole('radio', { name: /^Standard: \d+\.\d MB$/ })).toBeChecked();
+  const at = await audioTime(reader);
+  await saver.check();
+  await expect
+    .poll(() => player.locator('audio').evaluate((a: HTMLAudioElement) => a.currentSrc))
+    .toContain('quality=saver');
+  await expect.poll(() => audioTime(reader)).toBeGreaterThanOrEqual(Math.floor(at));
 
   // Hidden, it keeps playing; leaving the story stops it (the stop-audio event).
   await player.getByRole('button', { name: 'Hide the player (it keeps playing)' }).click();
@@ -179,7 +194,7 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   expect(await element!.evaluate((a: HTMLAudioElement) => a.paused)).toBe(true);
 });
 
-test('an author orders, renames and deletes tracks; a members-only story’s tracks are members-only', async ({
+test('an author orders, renames, deletes and replaces tracks; a members-only story’s tracks are members-only', async ({
   page,
   request,
 }) => {
@@ -223,5 +238,16 @@ test('an author orders, renames and deletes tracks; a members-only story’s tra
   await expect(page.getByText('Track deleted.')).toBeVisible();
   await expect(titles).toHaveText([`Gamma ${id}`]);
   await page.reload();
+  await expect(titles).toHaveText([`Gamma ${id}`]);
+
+  // Replace: a new file under the same title and place, processing again.
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: `Replace the file of “Gamma ${id}”` }).click();
+  await (
+    await chooser
+  ).setFiles({ name: 'new.wav', mimeType: 'audio/wav', buffer: sineWav(3, 550) });
+  await expect(
+    page.getByText('New file uploaded. It is being prepared; the old one is gone.'),
+  ).toBeVisible();
   await expect(titles).toHaveText([`Gamma ${id}`]);
 });
