@@ -24,6 +24,7 @@ import { englishAuthors, englishStories } from './content/stories-en.ts';
 import { sinhalaAuthors, sinhalaStories } from './content/stories-si.ts';
 import type { SeedStory } from './content/types.ts';
 import { seedCommunity } from './community.ts';
+import { seedCampaigns } from './campaigns.ts';
 
 /**
  * What the seed needs of the publishing module, passed in by buildApp: the demo stories go
@@ -229,6 +230,7 @@ export async function seedDemo(db: Db, publishing: SeedPublisher): Promise<boole
   if (views.length) await db.insert(storyViews).values(views);
   await publishing.recomputeRatings();
   await seedCommunity(db, passwordHash);
+  await seedCampaigns(db);
   return true;
 }
 
