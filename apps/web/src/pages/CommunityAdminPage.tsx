@@ -10,7 +10,7 @@ import { useSession } from '../features/auth/useSession.ts';
 import { setRole, useCommunityMe } from '../features/community/api.ts';
 import { communityPages } from '../features/community/paths.ts';
 import { formatDayMonth } from '../i18n/dates.ts';
-import { useI18n } from '../i18n/index.tsx';
+import { useI18n, type MessageKey, type Translate } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { LoginWall } from './BookmarksPage.tsx';
 import { Forbidden } from './CommunityReviewsPage.tsx';
@@ -122,6 +122,39 @@ function RoleForm() {
   );
 }
 
+/** The actions the community and the review record, in words. */
+const AUDIT_ACTIONS = new Set<MessageKey>([
+  'audit.role.grant',
+  'audit.role.remove',
+  'audit.post.remove',
+  'audit.post.pin',
+  'audit.post.unpin',
+  'audit.review.decide',
+  'audit.review.word.add',
+  'audit.review.word.remove',
+]);
+
+/** An audit row's action in words (the role given or taken, a decision), else as recorded. */
+function auditAction(t: Translate, row: AuditEntry): string {
+  const key = `audit.${row.action}` as MessageKey;
+  const words = AUDIT_ACTIONS.has(key) ? t(key) : row.action;
+  const detail = row.detail as { to?: string; decision?: string } | null;
+  const to = detail?.to && (ROLES as readonly string[]).includes(detail.to) ? detail.to : null;
+  if (to) return `${words}: ${t(`role.${to as Role}`)}`;
+  return detail?.decision ? `${words}: ${detail.decision}` : words;
+}
+
+/** What a row is about: a profile or a post links to it. */
+function AuditTarget({ row }: { row: AuditEntry }) {
+  const { t } = useI18n();
+  const id = row.targetId;
+  if (row.targetKind === 'user')
+    return <Link to={communityPages.profile(id)}>{t('audit.targetUser', { id })}</Link>;
+  if (row.targetKind === 'post')
+    return <Link to={communityPages.post(id)}>{t('audit.targetPost', { id })}</Link>;
+  return <>{`${row.targetKind} ${id}`}</>;
+}
+
 function AuditLog() {
   const { t, lang } = useI18n();
   const [params] = useSearchParams();
@@ -166,9 +199,19 @@ function AuditLog() {
                   <td>
                     <time dateTime={row.createdAt}>{formatDayMonth(row.createdAt, lang)}</time>
                   </td>
-                  <td>{row.actor?.username ?? '—'}</td>
-                  <td>{row.action}</td>
-                  <td>{`${row.targetKind} ${row.targetId}`}</td>
+                  <td>
+                    {row.actor ? (
+                      <Link to={communityPages.profile(row.actor.userId)}>
+                        {row.actor.username}
+                      </Link>
+                    ) : (
+                      t('audit.commandLine')
+                    )}
+                  </td>
+                  <td>{auditAction(t, row)}</td>
+                  <td>
+                    <AuditTarget row={row} />
+                  </td>
                   <td>{row.reason ?? ''}</td>
                 </tr>
               ))}
