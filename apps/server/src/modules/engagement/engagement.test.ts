@@ -37,14 +37,19 @@ const listAll = async (sortBy: 'rate' | 'new' | 'reads' = 'rate') => {
 };
 const details = async (storyId: number, token?: string): Promise<StoryDetails> =>
   (await get(apiPaths.preview(storyId), token)).json().object;
-/** Runs a story's ratings job now (the worker runs it within seconds of a rating). */
-const settle = (storyId: number) =>
-  engagementService({
+/**
+ * Runs a story's ratings job now (the worker runs it within seconds of a rating), and waits for
+ * its notice (on PostgreSQL it travels), as a reader's next request would come after it.
+ */
+const settle = async (storyId: number) => {
+  await engagementService({
     db: t.database.db,
     queue: t.queue,
     reissueToken: async () => '',
     invalidate: () => {},
   }).refreshRating(storyId);
+  await t.cacheBus.sync();
+};
 const story = (pred: (s: StoryListItem) => boolean) => {
   const found = all.find(pred);
   if (!found) throw new Error('no demo story matches');
