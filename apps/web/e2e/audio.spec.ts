@@ -123,6 +123,14 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   await expect(player).toBeVisible();
   await expect(player.getByRole('button', { name: first })).toHaveAttribute('aria-current', 'true');
   expect(await player.locator('audio').evaluate((a: HTMLAudioElement) => a.volume)).toBe(0.5);
+  // The lock screen's title and author (Media Session).
+  const lockScreen = () =>
+    reader.evaluate(() => ({
+      title: navigator.mediaSession.metadata?.title,
+      artist: navigator.mediaSession.metadata?.artist,
+    }));
+  await expect.poll(async () => (await lockScreen()).title).toBe(first);
+  expect((await lockScreen()).artist).not.toBe('');
 
   // It plays (the button turns Pause), then 5 s forward moves the place by 5 s.
   await expect(player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible({
@@ -183,7 +191,8 @@ test('an author uploads narration; a reader plays it, seeks 5 s, moves on to the
   await expect.poll(() => audioTime(reader)).toBeGreaterThanOrEqual(Math.floor(at));
 
   // Hidden, it keeps playing; leaving the story stops it (the stop-audio event).
-  await player.getByRole('button', { name: 'Hide the player (it keeps playing)' }).click();
+  // Escape hides it, as the Hide button does.
+  await reader.keyboard.press('Escape');
   await expect(player).toBeHidden();
   await expect(reader.getByRole('button', { name: 'Now playing' })).toBeVisible();
   // The element itself, kept: gone from the page, it must not play on where no one can stop it.
