@@ -164,14 +164,16 @@ try {
     on conflict do nothing`);
 
   step(`${LIKES.toLocaleString('en')} likes`);
-  // In slices, so one statement never holds millions of rows in flight.
+  // In slices, so one statement never holds millions of rows in flight. The post repeats every
+  // ${pn} likes: each round of posts moves its likers along, so no pair comes twice.
   const slice = 1_000_000;
   for (let from = 1; from <= LIKES; from += slice) {
     const to = Math.min(LIKES, from + slice - 1);
     await db.execute(sql`
       insert into community_likes (post_id, user_id)
-      select ${p0} + ((g::bigint * 2654435761) % ${pn}), ${u0} + ((g::bigint * 40503) % ${USERS})
-      from generate_series(${from}, ${to}) g
+      select ${p0} + ((g::bigint * 2654435761) % ${pn}),
+        ${u0} + ((g::bigint * 40503 + (g / ${pn}) * 9973) % ${USERS})
+      from generate_series(${from}::int, ${to}::int) g
       on conflict do nothing`);
     step(`  likes to ${to.toLocaleString('en')}`);
   }

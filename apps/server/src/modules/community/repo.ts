@@ -69,6 +69,27 @@ const POST_COLUMNS = sql`
     from community_mentions m join users mu on mu.id = m.user_id
     where m.post_id = p.id and m.comment_id is null), '[]') as mentions`;
 
+/** A comment with its writer and mentions; the caller adds where, order and limit. */
+const COMMENT_SELECT = sql`
+  select c.id, c.post_id as "postId", c.user_id as "userId", u.username, u.role,
+    pr.avatar_version as "avatarVersion", c.body, c.lang, c.status,
+    c.status_reason as "statusReason", (c.hidden_at is not null) as hidden,
+    c.created_at as "createdAt",
+    coalesce((select json_agg(json_build_object('userId', m.user_id,
+        'username', mu.username) order by m.id)
+      from community_mentions m join users mu on mu.id = m.user_id
+      where m.comment_id = c.id), '[]') as mentions
+  from community_comments c
+  join users u on u.id = c.user_id
+  left join community_profiles pr on pr.user_id = c.user_id`;
+
+const fixComment = (r: CommentRow): CommentRow => ({
+  ...r,
+  id: Number(r.id),
+  userId: Number(r.userId),
+  mentions: json<CommentRow['mentions']>(r.mentions),
+});
+
 /** Queries of the community area. Pass a transaction to run inside it. */
 export const communityRepo = (db: Db) => {
   const rows = async <T>(query: SQL) =>
@@ -365,50 +386,16 @@ export const communityRepo = (db: Db) => {
     comments: async (postId: number, viewerId: number | null, limit: number, offset: number) =>
       (
         await rows<CommentRow>(sql`
-          select c.id, c.post_id as "postId", c.user_id as "userId", u.username, u.role,
-            pr.avatar_version as "avatarVersion", c.body, c.lang, c.status,
-            c.status_reason as "statusReason", (c.hidden_at is not null) as hidden,
-            c.created_at as "createdAt",
-            coalesce((select json_agg(json_build_object('userId', m.user_id,
-                'username', mu.username) order by m.id)
-              from community_mentions m join users mu on mu.id = m.user_id
-              where m.comment_id = c.id), '[]') as mentions
-          from community_comments c
-          join users u on u.id = c.user_id
-          left join community_profiles pr on pr.user_id = c.user_id
+          ${COMMENT_SELECT}
           where c.post_id = ${postId}
             and ((c.status = 'approved' and c.hidden_at is null) or c.user_id = ${viewerId})
             and c.status <> 'removed'
           order by c.id limit ${limit} offset ${offset}`)
-      ).map((r) => ({
-        ...r,
-        id: Number(r.id),
-        userId: Number(r.userId),
-        mentions: json<CommentRow['mentions']>(r.mentions),
-      })),
+      ).map(fixComment),
 
     comment: async (commentId: number) => {
-      const r = await one<CommentRow>(sql`
-        select c.id, c.post_id as "postId", c.user_id as "userId", u.username, u.role,
-          pr.avatar_version as "avatarVersion", c.body, c.lang, c.status,
-          c.status_reason as "statusReason", (c.hidden_at is not null) as hidden,
-          c.created_at as "createdAt",
-          coalesce((select json_agg(json_build_object('userId', m.user_id,
-              'username', mu.username) order by m.id)
-            from community_mentions m join users mu on mu.id = m.user_id
-            where m.comment_id = c.id), '[]') as mentions
-        from community_comments c
-        join users u on u.id = c.user_id
-        left join community_profiles pr on pr.user_id = c.user_id
-        where c.id = ${commentId}`);
-      return (
-        r && {
-          ...r,
-          id: Number(r.id),
-          userId: Number(r.userId),
-          mentions: json<CommentRow['mentions']>(r.mentions),
-        }
-      );
+      const r = await one<CommentRow>(sql`${COMMENT_SELECT} where c.id = ${commentId}`);
+      return r && fixComment(r);
     },
 
     /** Who follows the user, by name: mention candidates and suggestions. */
