@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { LoginWall } from './BookmarksPage.tsx';
 import { Forbidden } from './CommunityReviewsPage.tsx';
 import styles from '../features/community/community.module.css';
+import { Feedback, PageLinks } from '../features/community/Feedback.tsx';
 
 /** A profile's number from its address (/profile/12/, /community/profile/12) or the number itself. */
 export const profileIdOf = (text: string): number | null => {
@@ -103,16 +104,7 @@ function RoleForm() {
           ))}
         </select>
       </label>
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className={styles.note} role="status">
-          {note}
-        </p>
-      )}
+      <Feedback error={error} note={note} />
       <p>
         <button type="submit" className={ui.button}>
           {t('admin.grantSend')}
@@ -219,18 +211,7 @@ function AuditLog() {
           </table>
         </div>
       )}
-      <p className={styles.row}>
-        {page > 1 && (
-          <Link className={ui.buttonSecondary} to={`?page=${page - 1}`}>
-            {t('community.newer')}
-          </Link>
-        )}
-        {query.data?.hasNext && (
-          <Link className={ui.buttonSecondary} to={`?page=${page + 1}`}>
-            {t('community.older')}
-          </Link>
-        )}
-      </p>
+      <PageLinks page={page} hasNext={query.data?.hasNext ?? false} />
     </section>
   );
 }

@@ -29,6 +29,7 @@ import { formatDayMonth } from '../i18n/dates.ts';
 import { useI18n, type MessageKey } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import styles from '../features/community/community.module.css';
+import { Feedback, PageLinks } from '../features/community/Feedback.tsx';
 
 const KIND_LABEL: Record<ReviewItem['target']['kind'], MessageKey> = {
   post: 'reviews.targetPost',
@@ -105,18 +106,7 @@ function Queue() {
           ))}
         </ol>
       )}
-      <p className={styles.row}>
-        {page > 1 && (
-          <Link className={ui.buttonSecondary} to={`?page=${page - 1}`}>
-            {t('community.newer')}
-          </Link>
-        )}
-        {query.data?.hasNext && (
-          <Link className={ui.buttonSecondary} to={`?page=${page + 1}`}>
-            {t('community.older')}
-          </Link>
-        )}
-      </p>
+      <PageLinks page={page} hasNext={query.data?.hasNext ?? false} />
       <WordList />
     </>
   );
@@ -251,11 +241,7 @@ function QueueItem({ item }: { item: ReviewItem }) {
           </button>
         </div>
       )}
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
+      <Feedback error={error} />
       {rejecting && (
         <ReasonDialog
           title={t('reviews.reject')}
@@ -329,11 +315,7 @@ function WordList() {
           {t('reviews.wordAddSend')}
         </button>
       </form>
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
+      <Feedback error={error} />
     </section>
   );
 }

@@ -25,6 +25,7 @@ import { useI18n } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import styles from '../features/community/community.module.css';
+import { Feedback } from '../features/community/Feedback.tsx';
 
 /**
  * /profile/{userId}/ (and /community/profile/{userId}): a person in the community, where a
@@ -190,16 +191,7 @@ function ProfileActions(props: { profile: CommunityProfile; own: boolean; admin:
           </select>
         </label>
       )}
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className={styles.note} role="status">
-          {note}
-        </p>
-      )}
+      <Feedback error={error} note={note} />
       {editing && <ProfileEditor profile={profile} onDone={() => setEditing(false)} />}
       {reporting && (
         <ReportDialog

@@ -17,6 +17,7 @@ import { likeOptimistically, type LikeState } from './rules.ts';
 import { ReasonDialog } from './ReasonDialog.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import styles from './community.module.css';
+import { Feedback } from './Feedback.tsx';
 
 /** Who is looking: unknown while the page hydrates, null for a visitor. */
 export type Viewer = { userId: number; role: string } | null | 'unknown';
@@ -207,16 +208,7 @@ export function PostCard(props: {
           </button>
         </div>
       )}
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className={styles.note} role="status">
-          {note}
-        </p>
-      )}
+      <Feedback error={error} note={note} />
       {commentsOpen && visible && (
         <PostComments
           postId={post.postId}

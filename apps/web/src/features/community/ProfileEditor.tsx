@@ -10,6 +10,7 @@ import { saveProfile, uploadImage } from './api.ts';
 import { Avatar } from './Avatar.tsx';
 import { pickImages } from './rules.ts';
 import styles from './community.module.css';
+import { Feedback } from './Feedback.tsx';
 
 /** After a rename: the token carries the name, so a fresh one is stored. */
 const renewToken = async () => {
@@ -120,16 +121,7 @@ export function ProfileEditor(props: { profile: CommunityProfile; onDone: () => 
           onChange={(e) => setBio(e.target.value)}
         />
       </label>
-      {error && (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      )}
-      {note && (
-        <p className={styles.note} role="status">
-          {note}
-        </p>
-      )}
+      <Feedback error={error} note={note} />
       <div className={styles.row}>
         <button type="submit" className={ui.button} disabled={busy}>
           {t('profile.save')}
