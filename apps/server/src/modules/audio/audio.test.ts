@@ -424,9 +424,30 @@ describe('listening progress', () => {
   });
 });
 
+describe('the episode answer', () => {
+  it("carries the reader's audioBooks, from memory, and a saved position as soon as it is saved", async () => {
+    const part = async () => {
+      const res = await over(`/api/v1/story/${storyId}/part/number/1`, { headers: bearer(member) });
+      expect(res.status).toBe(200);
+      return (await json(res)).object.audioBooks as AudioBook[];
+    };
+    await part();
+    // The second read is answered from memory (the kept path); the list is the same.
+    const [kept] = await part();
+    expect(kept).toMatchObject({ trackId, prefix, partNumber: 1 });
+    const saved = await over('/api/v1/audio/progress/', {
+      method: 'POST',
+      headers: { ...bearer(member), 'content-type': 'application/json' },
+      body: JSON.stringify({ trackId, positionSeconds: 1.5 }),
+    });
+    expect(saved.status).toBe(200);
+    expect((await part())[0]!.positionSeconds).toBe(1.5);
+  });
+});
+
 describe('track management', () => {
   it('renames, reorders, marks members-only and deletes, for the author only', async () => {
-    const second = await upload(storyId, author.token, 'speech.mp3', { title: 'Second' });
+    const second = await upload(storyId, author.token, 'speech.wav', { title: 'Second' });
     const id = (await json(second)).object.trackId as number;
     await settled(storyId, id);
     const change = (token: string, track: object) =>

@@ -130,6 +130,10 @@ export const RENDITION_TYPES = { standard: 'audio/mp4', saver: 'audio/webm' } as
  * Both renditions from one decode: downmixed to mono, loudness-normalised for speech (EBU R128
  * single pass: -16 LUFS integrated, -1 dBTP, LRA 11), then AAC-LC 64 kbps in M4A with its index
  * first (+faststart: playback starts before the whole file is fetched) and Opus 24 kbps in WebM.
+ * The saver one is constant bitrate in 60 ms frames: VBR overshoots on speech (27-28 kbps
+ * measured) and 20 ms frames add 2.5 kbps of container overhead; so 20 minutes stay under 4 MB
+ * (3.75 MB, scripts/audio-bench.ts). WebM, not Ogg: Chromium and Safari (iOS 17+) both play
+ * Opus in WebM; Safari took Ogg only later.
  * Throws with ffmpeg's last words when it fails.
  */
 export async function renderRenditions(
@@ -169,7 +173,9 @@ export async function renderRenditions(
     '-b:a',
     '24k',
     '-vbr',
-    'constrained',
+    'off',
+    '-frame_duration',
+    '60',
     '-application',
     'voip',
     '-ac',
