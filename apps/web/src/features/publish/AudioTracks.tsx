@@ -100,9 +100,8 @@ function UploadForm(props: { story: OwnStory; onDone: (text: string) => void }) 
   const { story } = props;
   const form = useRef<HTMLFormElement>(null);
   const [file, setFile] = useState<File | null>(null);
-  const [title, setTitle] = useState('');
-  const [part, setPart] = useState('');
-  const [membersOnly, setMembersOnly] = useState(story.membersOnly);
+  const fields = useTrackFields({ title: '', part: '', membersOnly: story.membersOnly });
+  const { title, part, membersOnly, setTitle, setPart } = fields;
   const [sent, setSent] = useState<number | null>(null);
   const [error, setError] = useState('');
 
@@ -154,13 +153,7 @@ function UploadForm(props: { story: OwnStory; onDone: (text: string) => void }) 
           }}
         />
       </div>
-      <TrackFieldInputs
-        story={story}
-        values={{ title, part, membersOnly }}
-        onTitle={setTitle}
-        onPart={setPart}
-        onMembersOnly={setMembersOnly}
-      />
+      <TrackFieldInputs story={story} {...fields.inputs} />
       {error && (
         <p className={ui.fieldError} role="alert">
           {error}
@@ -176,10 +169,32 @@ function UploadForm(props: { story: OwnStory; onDone: (text: string) => void }) 
   );
 }
 
+type FieldValues = { title: string; part: string; membersOnly: boolean };
+
+/** The title, part and members-only values of a track form, and the props of their inputs. */
+function useTrackFields(initial: FieldValues) {
+  const [title, setTitle] = useState(initial.title);
+  const [part, setPart] = useState(initial.part);
+  const [membersOnly, setMembersOnly] = useState(initial.membersOnly);
+  return {
+    title,
+    part,
+    membersOnly,
+    setTitle,
+    setPart,
+    inputs: {
+      values: { title, part, membersOnly },
+      onTitle: setTitle,
+      onPart: setPart,
+      onMembersOnly: setMembersOnly,
+    },
+  };
+}
+
 /** A track's title, part number and members-only box (forced on for a members' story). */
 function TrackFieldInputs(props: {
   story: OwnStory;
-  values: { title: string; part: string; membersOnly: boolean };
+  values: FieldValues;
   onTitle: (value: string) => void;
   onPart: (value: string) => void;
   onMembersOnly: (value: boolean) => void;
@@ -275,9 +290,12 @@ function TrackRow(props: {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState<number | null>(null);
   const replaceInput = useRef<HTMLInputElement>(null);
-  const [title, setTitle] = useState(track.title);
-  const [part, setPart] = useState(track.partNumber === null ? '' : String(track.partNumber));
-  const [membersOnly, setMembersOnly] = useState(track.membersOnly);
+  const fields = useTrackFields({
+    title: track.title,
+    part: track.partNumber === null ? '' : String(track.partNumber),
+    membersOnly: track.membersOnly,
+  });
+  const { title, part, membersOnly } = fields;
 
   const run = (work: () => Promise<unknown>, done?: string) => {
     setBusy(true);
@@ -351,13 +369,7 @@ function TrackRow(props: {
 
       {mode === 'edit' ? (
         <form method="post" className={own.edit} onSubmit={save} noValidate>
-          <TrackFieldInputs
-            story={story}
-            values={{ title, part, membersOnly }}
-            onTitle={setTitle}
-            onPart={setPart}
-            onMembersOnly={setMembersOnly}
-          />
+          <TrackFieldInputs story={story} {...fields.inputs} />
           <div className={styles.actions}>
             <button type="submit" className={ui.button} disabled={busy}>
               {t('audioPublish.save')}
