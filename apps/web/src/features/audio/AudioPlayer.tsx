@@ -1,6 +1,13 @@
 import { useCallback, useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { Link } from 'react-router';
-import { coverSizeUrl, detailsPath, type AudioBook, type AudioQuality } from '@kathamala/domain';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  apiPaths,
+  coverSizeUrl,
+  detailsPath,
+  type AudioBook,
+  type AudioQuality,
+} from '@kathamala/domain';
 import { sendProgress, sendProgressOnLeave } from '../../api/audio.ts';
 import { useConfig } from '../../config.tsx';
 import { useI18n } from '../../i18n/index.tsx';
@@ -64,6 +71,7 @@ const canPlay = (type: string): boolean =>
 export default function AudioPlayer(props: AudioPlayerProps) {
   const { t } = useI18n();
   const { imagesHost } = useConfig();
+  const queryClient = useQueryClient();
   const id = useId();
   const { tracks, loggedIn, onStop, onHide } = props;
   const dialog = useRef<HTMLDialogElement>(null);
@@ -114,9 +122,17 @@ export default function AudioPlayer(props: AudioPlayerProps) {
       if (how !== 'tick' && last && Math.abs(last.position - at) < 0.5) return;
       lastSent.current = { trackId, at: now, position: at };
       if (how === 'leave') sendProgressOnLeave(trackId, at);
-      else void sendProgress(trackId, at).catch(() => undefined);
+      else
+        sendProgress(trackId, at).then(
+          // A finished part's track moved Continue reading on: the home page's row follows.
+          (answer) => {
+            if (answer.continuePart)
+              void queryClient.invalidateQueries({ queryKey: [apiPaths.continueReading()] });
+          },
+          () => undefined,
+        );
     },
-    [trackId, loggedIn],
+    [trackId, loggedIn, queryClient],
   );
 
   // A new track or quality: load it, at the place the listener left it.
