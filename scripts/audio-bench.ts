@@ -361,5 +361,6 @@ async function saverBytes() {
 }
 
 await streaming();
-await saverBytes();
+// AUDIO_BENCH_SAVER=0 skips the 20-minute render (minutes of ffmpeg on a small machine).
+if (process.env.AUDIO_BENCH_SAVER !== '0') await saverBytes();
 cleanup();
