@@ -95,6 +95,19 @@ const MailPage = lazyPage(
   () => import('./features/mail/MailPage.tsx'),
 );
 
+const CampaignsPage = lazyPage(
+  'src/pages/CampaignsPage.tsx',
+  () => import('./pages/CampaignsPage.tsx'),
+);
+const CampaignPage = lazyPage(
+  'src/pages/CampaignPage.tsx',
+  () => import('./pages/CampaignPage.tsx'),
+);
+const CampaignManagePage = lazyPage(
+  'src/pages/CampaignManagePage.tsx',
+  () => import('./pages/CampaignManagePage.tsx'),
+);
+
 const NOT_FOUND_ID = 'not-found';
 
 /** The route table of SPEC.md 2 (pages that exist so far). */
@@ -122,6 +135,9 @@ export const routes: RouteObject[] = [
       { path: 'community/profile/:userId', element: <ProfilePage /> },
       { path: 'community/reviews', element: <CommunityReviewsPage /> },
       { path: 'community/admin', element: <CommunityAdminPage /> },
+      { path: 'campaigns', element: <CampaignsPage /> },
+      { path: 'campaigns/manage', element: <CampaignManagePage /> },
+      { path: 'campaigns/:campaignId', element: <CampaignPage /> },
       { id: NOT_FOUND_ID, path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -2,6 +2,7 @@ import { MEMBERSHIP_MESSAGES, STORY_MESSAGES } from '@kathamala/domain';
 import { audioEn } from './audio.en.ts';
 import { communityEn } from './community.en.ts';
 import { signinEn } from './signin.en.ts';
+import { campaignsEn } from './campaigns.en.ts';
 
 /** English UI strings. The keys of this object are the message keys of the app. */
 export const en = {
@@ -723,6 +724,7 @@ export const en = {
   ...communityEn,
   ...audioEn,
   ...signinEn,
+  ...campaignsEn,
 } as const;
 
 /** Every key of the catalogue, counted messages with one key per plural form (`key#one`). */

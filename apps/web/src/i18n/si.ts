@@ -2,6 +2,7 @@ import type { CatalogueKey } from './en.ts';
 import { audioSi } from './audio.si.ts';
 import { communitySi } from './community.si.ts';
 import { signinSi } from './signin.si.ts';
+import { campaignsSi } from './campaigns.si.ts';
 
 /** Sinhala UI strings: every English key has a Sinhala text (the type enforces it). */
 export const si: Record<CatalogueKey, string> = {
@@ -714,4 +715,5 @@ export const si: Record<CatalogueKey, string> = {
   ...communitySi,
   ...audioSi,
   ...signinSi,
+  ...campaignsSi,
 };
