@@ -106,25 +106,26 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
     user: { id: number; username: string },
     sessionId: string,
     ttlSeconds = TOKEN_TTL_SECONDS,
+    author?: boolean,
   ) =>
     keys.sign(
       {
         sub: String(user.id),
         sid: sessionId,
         name: user.username,
-        author: await repo.isAuthor(user.id),
+        author: author ?? (await repo.isAuthor(user.id)),
       },
       ttlSeconds,
     );
 
-  const startSession = async (user: { id: number; username: string }) => {
+  const startSession = async (user: { id: number; username: string }, author?: boolean) => {
     const id = randomUUID();
     await repo.insertSession({
       id,
       userId: user.id,
       expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
     });
-    return issue(user, id);
+    return issue(user, id, TOKEN_TTL_SECONDS, author);
   };
 
   return {
@@ -143,7 +144,8 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
         throw (await repo.findUserByEmail(email))
           ? conflict(EMAIL_TAKEN, 'email')
           : conflict(USERNAME_TAKEN, 'username');
-      return startSession(user);
+      // An account made this moment is no one's author: nothing to ask.
+      return startSession(user, false);
     },
 
     async login(input: { email: string; password: string }) {
