@@ -125,7 +125,6 @@ const targetHref = (target: ReviewItem['target']): string | null =>
 
 function QueueItem({ item }: { item: ReviewItem }) {
   const { t, lang } = useI18n();
-  const client = useQueryClient();
   const [rejecting, setRejecting] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -139,14 +138,8 @@ function QueueItem({ item }: { item: ReviewItem }) {
     setError('');
     return decide(target, decision, reason)
       .then(
-        () => {
-          setDecided(decision);
-          void client.invalidateQueries({
-            predicate: (q) =>
-              typeof q.queryKey[0] === 'string' &&
-              q.queryKey[0].startsWith(reviewPaths.queue(1).split('?')[0]!),
-          });
-        },
+        // The item stays, saying what was decided, until the queue is next opened.
+        () => setDecided(decision),
         (e: unknown) => {
           // A race lost to another editor (409) says so in the server's own sentence.
           setError(isApiError(e) && e.message ? e.message : t('common.error'));
