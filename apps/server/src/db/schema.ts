@@ -129,7 +129,10 @@ export const stories = pgTable(
     reads: integer('reads').notNull().default(0),
     /** Reads from before views were counted here (the demo's history); never changes. */
     readsBase: integer('reads_base').notNull().default(0),
-    /** Mean of readers' ratings (0 to 5), kept with ratingCount when a rating is written. */
+    /**
+     * Mean of readers' ratings (0 to 5) with ratingCount, brought up to date from the rating rows by
+     * the engagement.ratings job within seconds of a rating (a rating writes only its own row).
+     */
     rating: real('rating').notNull().default(0),
     ratingCount: integer('rating_count').notNull().default(0),
     /** Bayesian average that sortBy=rate orders by: one 5-star vote cannot top a well-rated story. */
