@@ -70,7 +70,8 @@ try {
     select (select count(*) from community_posts)::int as posts,
       (select count(*) from community_likes)::int as likes,
       (select count(*) from follows)::int as follows,
-      (select user_id from community_posts group by user_id order by count(*) desc limit 1)
+      (select user_id from community_posts where status = 'approved'
+        group by user_id order by count(*) desc limit 1)
         as busiest`)) as unknown as {
     rows: { posts: number; likes: number; follows: number; busiest: number }[];
   };
