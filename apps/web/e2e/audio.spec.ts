@@ -1,7 +1,9 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, waitingForTheApp } from './support/hydrated.ts';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { apiPaths, type StoryDetails } from '@kathamala/domain';
-import { call, signupByApi } from './support/api.ts';
+import { apiPaths, UI_LANG_COOKIE, type StoryDetails } from '@kathamala/domain';
+import { BASE_URL } from './playwright.config.ts';
+import { allStories, call, signupByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
 
 /**
@@ -259,4 +261,63 @@ test('an author orders, renames, deletes and replaces tracks; a members-only sto
     page.getByText('New file uploaded. It is being prepared; the old one is gone.'),
   ).toBeVisible();
   await expect(titles).toHaveText([`Gamma ${id}`]);
+});
+
+/** Axe's WCAG 2.1 A and AA findings inside `selector`, one readable line each. */
+async function axe(page: Page, selector: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .include(selector)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+}
+
+test('the player and the tracks pass axe (WCAG 2.1 AA) at 375 and 1280 px, in English and Sinhala', async ({
+  browser,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  // A demo story the seed narrates, and its author.
+  let narrated: StoryDetails | undefined;
+  for (const s of await allStories(request)) {
+    const preview = await call<StoryDetails>(request, '', 'GET', apiPaths.preview(s.storyId));
+    if (preview.audioBooks.length > 1 && !preview.story.membersOnly) narrated = preview;
+    if (narrated) break;
+  }
+  expect(narrated, 'a narrated demo story').toBeDefined();
+  const storyId = narrated!.story.storyId;
+  const login = await request.post(apiPaths.login(), {
+    data: { email: 'ashan@demo.kathamala.lk', password: 'kathamala-demo' },
+  });
+  const authorToken = ((await login.json()) as { object: { accesstoken: string } }).object
+    .accesstoken;
+
+  for (const lang of ['en', 'si']) {
+    for (const width of [375, 1280]) {
+      const context = await browser.newContext({
+        viewport: { width, height: 800 },
+        ...(width === 375 ? { isMobile: true, hasTouch: true } : {}),
+      });
+      await context.addCookies([{ name: UI_LANG_COOKIE, value: lang, url: BASE_URL }]);
+      const page = waitingForTheApp(await context.newPage());
+      await page.goto(`/details/${storyId}/`);
+      await page
+        .locator('button[aria-haspopup="dialog"]', { hasText: /Audio book|ශ්‍රව්‍ය පොත/ })
+        .click();
+      await expect(page.locator('dialog[open]')).toBeVisible();
+      expect(await axe(page, 'dialog[open]'), `player, ${lang} ${width}`).toEqual([]);
+
+      // The author, in the same tab (as useToken does, which lint takes for a hook in a loop).
+      await page.evaluate((t) => localStorage.setItem('accesstoken', t), authorToken);
+      await page.goto(`/publish/story/?story=${storyId}`);
+      const tracks = page.locator('section[aria-labelledby="audio-heading"]');
+      await expect(tracks.locator('[data-track-status]').first()).toBeVisible();
+      expect(
+        await axe(page, 'section[aria-labelledby="audio-heading"]'),
+        `tracks, ${lang} ${width}`,
+      ).toEqual([]);
+      await context.close();
+    }
+  }
 });
