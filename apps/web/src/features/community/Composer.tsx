@@ -5,6 +5,7 @@ import { useI18n } from '../../i18n/index.tsx';
 import { CommentBox } from '../comments/CommentBox.tsx';
 import { createPost, deleteDraftImage, uploadImage } from './api.ts';
 import { canSendPost, pickImages, type ImageRefusal } from './rules.ts';
+import { Feedback } from './Feedback.tsx';
 import styles from './community.module.css';
 
 /** An image chosen for the post: its preview at once, its id once the upload is done. */
@@ -34,6 +35,8 @@ export function Composer(props: {
   const [drafts, setDrafts] = useState<Draft[]>([]);
   const [refusals, setRefusals] = useState<ImageRefusal[]>([]);
   const [note, setNote] = useState('');
+  const [uploadError, setUploadError] = useState('');
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
   const uploading = drafts.some((d) => d.imageId === null && !d.failed);
   const ready = drafts.filter((d) => d.imageId !== null);
 
@@ -49,20 +52,24 @@ export function Composer(props: {
     const { taken, refused } = pickImages(drafts.length, Array.from(files));
     setRefusals(refused);
     setNote('');
+    setUploadError('');
     for (const file of taken) {
       const key = nextKey++;
       const preview = URL.createObjectURL(file);
       previews.current.add(preview);
       setDrafts((list) => [...list, { key, preview, imageId: null, failed: false }]);
-      uploadImage('post', 'new', file, file.name).then(
-        ({ image }) =>
-          setDrafts((list) =>
-            list.map((d) => (d.key === key ? { ...d, imageId: image.imageId } : d)),
-          ),
-        (e: unknown) => {
-          setDrafts((list) => list.filter((d) => d.key !== key));
-          setNote(isApiError(e) && e.message ? e.message : t('common.error'));
-        },
+      // One upload at a time: a phone's uplink is shared, and the first image is ready sooner.
+      queue.current = queue.current.then(() =>
+        uploadImage('post', 'new', file, file.name).then(
+          ({ image }) =>
+            setDrafts((list) =>
+              list.map((d) => (d.key === key ? { ...d, imageId: image.imageId } : d)),
+            ),
+          (e: unknown) => {
+            setDrafts((list) => list.filter((d) => d.key !== key));
+            setUploadError(isApiError(e) && e.message ? e.message : t('common.error'));
+          },
+        ),
       );
     }
     if (input.current) input.current.value = '';
@@ -110,6 +117,7 @@ export function Composer(props: {
           ))}
         </ul>
       )}
+      <Feedback error={uploadError} />
       {refusals.map((r, i) => (
         <p key={i} className={styles.error} role="alert">
           {refusalText(r)}
