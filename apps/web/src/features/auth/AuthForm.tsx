@@ -3,6 +3,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { LIMITS, safeRedirect } from '@kathamala/domain';
 import { isApiError } from '../../api/client.ts';
 import { login, signup } from '../../api/queries.ts';
+import { requestVerification } from '../../api/signin.ts';
 import { useI18n, type Translate } from '../../i18n/index.tsx';
 import { useDocumentTitle } from '../../useDocumentTitle.ts';
 import ui from '../../components/ui.module.css';
@@ -88,6 +89,9 @@ export function AuthForm({ mode }: { mode: Mode }) {
               username: values.username,
             });
       startSession(accesstoken);
+      // A new account's address is proved by a link sent to it (then Google or Facebook with
+      // the same verified address may sign into it); the reader need not wait for the e-mail.
+      if (mode === 'signup') void requestVerification().catch(() => undefined);
       navigate(target, { replace: true });
     } catch (error) {
       // The server's message is written for people: show it as it is (SPEC.md 8), at the field
