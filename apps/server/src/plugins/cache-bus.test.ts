@@ -1,10 +1,13 @@
 // What one instance changes, the others' cached answers show at once (issue 11: in-memory
 // caches invalidated across instances). Needs PostgreSQL; skipped without DATABASE_URL.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths } from '@kathamala/domain';
 import { buildApp, type BuiltApp } from '../app.ts';
+import { CACHE_CHANNEL } from '../cache/changes.ts';
 import { loadConfig } from '../config.ts';
 import { bearer, freshPostgres } from '../test/helpers.ts';
+import { startCacheBus } from './cache-bus.ts';
 
 const PG = process.env.DATABASE_URL;
 
@@ -156,5 +159,39 @@ describe.skipIf(!PG)('the cache bus between two instances', () => {
     expect(out.statusCode).toBe(200);
     await b.cacheBus.sync();
     expect((await readOn(b, 1)).statusCode).toBe(401);
+  });
+  it('a burst of writes shares its sync notices, and each hears its own change first', async () => {
+    // A bus of our own hears the changes; a listener of our own counts its sync notices.
+    const seen = new Set<number>();
+    const bus = await startCacheBus({}, db.url, (c) => {
+      if (c.kind === 'user') seen.add(c.id);
+    });
+    const listener = new pg.Client({ connectionString: db.url });
+    await listener.connect();
+    let notices = 0;
+    listener.on('notification', (n) => {
+      if (n.payload?.startsWith('sync:')) notices++;
+    });
+    await listener.query(`LISTEN ${CACHE_CHANNEL}`);
+    const writer = new pg.Pool({ connectionString: db.url, max: 20 });
+    try {
+      // Twenty writers commit a change, then each waits for its sync, as twenty requests would.
+      const heardOwn = await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const id = 1_000_000 + i;
+          await writer.query('select pg_notify($1, $2)', [CACHE_CHANNEL, `user:${id}`]);
+          await bus.sync();
+          return seen.has(id);
+        }),
+      );
+      expect(heardOwn).toEqual(Array.from({ length: 20 }, () => true));
+      await listener.query('select 1');
+      expect(notices).toBeGreaterThan(0);
+      expect(notices).toBeLessThan(20);
+    } finally {
+      await bus.close();
+      await writer.end();
+      await listener.end();
+    }
   });
 });

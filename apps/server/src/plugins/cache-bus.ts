@@ -61,6 +61,40 @@ export async function startCacheBus(
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | null = null;
+  /** The sync notice not yet sent, which every caller until it goes joins; one is sent at a time. */
+  let pending: { payload: string; heard: Promise<void>; done: () => void } | null = null;
+  let sending = false;
+
+  const nextNotice = () => {
+    const payload = `sync:${self}:${randomUUID()}`;
+    let done = () => {};
+    const heard = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => done(), SYNC_TIMEOUT_MS);
+      done = () => {
+        clearTimeout(timer);
+        waiting.delete(payload);
+        resolve();
+      };
+    });
+    waiting.set(payload, done);
+    setImmediate(send);
+    return { payload, heard, done };
+  };
+  const send = () => {
+    const c = client;
+    const notice = pending;
+    if (sending || !notice) return;
+    pending = null;
+    if (!c) return notice.done();
+    sending = true;
+    c.query('select pg_notify($1, $2)', [CACHE_CHANNEL, notice.payload])
+      // The connection is going: `lost` drops everything anyway.
+      .catch(() => notice.done())
+      .finally(() => {
+        sending = false;
+        send();
+      });
+  };
 
   const connect = async () => {
     const c = new pg.Client({ connectionString: databaseUrl });
@@ -96,25 +130,12 @@ export async function startCacheBus(
         });
     },
     live: () => client !== null,
-    async sync() {
-      const c = client;
-      if (!c) return;
-      // Notices reach a listener in commit order: hearing our own means all before it came.
-      const payload = `sync:${self}:${randomUUID()}`;
-      let timer: NodeJS.Timeout | undefined;
-      const heard = new Promise<void>((resolve) => {
-        waiting.set(payload, resolve);
-        timer = setTimeout(resolve, SYNC_TIMEOUT_MS);
-      });
-      try {
-        await c.query('select pg_notify($1, $2)', [CACHE_CHANNEL, payload]);
-        await heard;
-      } catch {
-        // The connection is going: `lost` drops everything anyway.
-      } finally {
-        clearTimeout(timer);
-        waiting.delete(payload);
-      }
+    sync() {
+      if (!client) return Promise.resolve();
+      // Notices reach a listener in commit order: hearing ours means every change committed
+      // before it came. A caller's changes committed before it called, so before the notice it
+      // joins: one round trip serves a whole burst of writes.
+      return (pending ??= nextNotice()).heard;
     },
     async close() {
       closed = true;
