@@ -20,6 +20,7 @@ import {
   type UiLang,
 } from '@kathamala/domain';
 import { translator, type MessageKey, type Translate } from './i18n/index.tsx';
+import { campaignMeta } from './features/campaigns/meta.ts';
 
 export const SITE_NAME = 'Kathamala';
 const DESCRIPTION_GRAPHEMES = 200;
@@ -109,6 +110,8 @@ export function metaForUrl(
   }
   const community = communityMeta(pathname, searchParams, boot, t, base);
   if (community) return community;
+  const campaign = campaignMeta(pathname, boot, t, base);
+  if (campaign) return campaign;
   const simple: Record<string, MessageKey> = {
     '/search': 'search.title',
     '/login': 'auth.loginTitle',

@@ -36,7 +36,8 @@ export const campaignsEn = {
   'contest.track.sinhala': 'Sinhala',
   'contest.track.english': 'English',
   'contest.track.both': 'Sinhala and English, ranked apart',
-  'contest.minEpisodes': 'At least {n} published episodes.',
+  'contest.minEpisodes#one': 'At least {n} published episode.',
+  'contest.minEpisodes#other': 'At least {n} published episodes.',
   'contest.startWithin': 'The story must start within the contest.',
   'contest.formula':
     'How the score works: a reader counts for a story once, only after reading at least half of its published episodes during the contest. Accounts younger than 7 days at the contest’s end, accounts that read no other author’s story, and the author do not count. Reader points = counted readers + the sum of their ratings ÷ 5. Score = (1 − rubric share) × 100 × reader points ÷ the best reader points in the track + rubric share × the editors’ rubric (0–100). The ranking freezes when the contest ends.',

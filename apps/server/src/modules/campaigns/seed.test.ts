@@ -31,3 +31,23 @@ it('seeds a running questionnaire and a running contest with entries in both lan
   expect(managed.statusCode).toBe(200);
   expect(managed.json().object.responseCount).toBeGreaterThan(0);
 });
+
+it('server-renders the contest page with its share tags, rules and ranking; an unknown campaign is a 404 page', async () => {
+  const list = (await t.app.inject({ url: paths.list() })).json().object
+    .campaigns as CampaignSummary[];
+  const contest = list.find((c) => c.kinds.includes('contest'))!;
+  const stats = (await t.app.inject({ url: paths.stats(contest.campaignId) })).json().object;
+  const res = await t.app.inject({
+    url: `/campaigns/${contest.campaignId}`,
+    headers: { accept: 'text/html', cookie: 'lang=si' },
+  });
+  expect(res.statusCode).toBe(200);
+  expect(res.body).toContain(`<meta property="og:title" content="${contest.title.si}`);
+  expect(res.body).toContain('ලකුණු ගණනය වන ආකාරය');
+  expect(res.body).toContain((stats.contestantList as Contestant[])[0]!.title);
+  const missing = await t.app.inject({
+    url: '/campaigns/999999',
+    headers: { accept: 'text/html' },
+  });
+  expect(missing.statusCode).toBe(404);
+});

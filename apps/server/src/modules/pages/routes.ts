@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   apiPaths,
   CATEGORIES,
+  campaignPaths,
   communityPaths,
   isMissingPart,
   packBootData,
@@ -42,6 +43,7 @@ const KNOWN_ROUTES = [
   /^\/community(\/(reviews|admin))?\/?$/,
   /^\/community\/post\/\d+\/?$/,
   /^\/community\/profile\/\d+\/?$/,
+  /^\/campaigns(\/(manage|\d+))?\/?$/,
 ];
 
 const RENDER_CACHE_MS = 10_000;
@@ -158,6 +160,14 @@ export function pageRoutes(
         if (e instanceof AppError && e.code === ResultCode.notFound) return { data, status: 404 };
         throw e;
       }
+    } else if (/^\/campaigns\/?$/.test(pathname)) {
+      await fromApi(data, campaignPaths.list());
+    } else if (/^\/campaigns\/\d+\/?$/.test(pathname)) {
+      // A campaign's page with its ranking as a visitor reads them (the campaigns' own routes).
+      const id = Number(pathname.split('/')[2]);
+      if (!(id >= 1 && id <= MAX_ID) || !(await fromApi(data, campaignPaths.detail(id))))
+        return { data, status: 404 };
+      await fromApi(data, campaignPaths.stats(id));
     } else if (/^\/community\/?$/.test(pathname)) {
       // The tab and page the address names, as a visitor reads them (Following is personal).
       const page = parsePage(query.get('page'));
@@ -290,6 +300,8 @@ export function pageRoutes(
   app.get('/details/:storyId/:partId/', options, render);
   app.get('/author/:authorId/', options, render);
   app.get('/community', options, render);
+  app.get('/campaigns', options, render);
+  app.get('/campaigns/:campaignId', options, render);
   app.get('/community/post/:postId', options, render);
   app.get('/profile/:userId/', options, render);
   return {
