@@ -145,7 +145,7 @@ describe.skipIf(!PG)(
       expect(a.keys.kid).toBe(b.keys.kid);
     });
 
-    it('shares the carrier webhook secret and the VAPID keys', async () => {
+    it('shares the carrier webhook secret, the VAPID keys and the audio capability key', async () => {
       expect(a.carrier.webhookSecret).toBe(b.carrier.webhookSecret);
       const vapid = async (app: BuiltApp) => {
         const res = await app.app.inject('/api/v1/push/key');
@@ -157,7 +157,11 @@ describe.skipIf(!PG)(
         a,
         sql`select name, value from deployment_secrets order by name`,
       );
-      expect(secrets.map((s) => s.name)).toEqual(['carrier.webhook', 'vapid']);
+      expect(secrets.map((s) => s.name)).toEqual([
+        'audio-capability-key',
+        'carrier.webhook',
+        'vapid',
+      ]);
       for (const s of secrets) expect(s.value.startsWith('enc:v1:')).toBe(true);
     });
 
