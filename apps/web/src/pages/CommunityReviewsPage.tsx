@@ -25,6 +25,8 @@ import {
 } from '../features/community/reviewApi.ts';
 import { LoginWall } from './BookmarksPage.tsx';
 import { textLang } from '../features/stories/lang.ts';
+import { SinglishToggle } from '../features/singlish/SinglishToggle.tsx';
+import { useSinglishTyping } from '../features/singlish/useSinglishTyping.ts';
 import { formatDayMonth } from '../i18n/dates.ts';
 import { useI18n, type MessageKey } from '../i18n/index.tsx';
 import { useDocumentTitle } from '../useDocumentTitle.ts';
@@ -260,6 +262,8 @@ function WordList() {
   const client = useQueryClient();
   const query = useReviewWords(true);
   const [word, setWord] = useState('');
+  // Editors type Sinhala words in Singlish as readers do in comments and search.
+  const singlish = useSinglishTyping<HTMLInputElement>();
   const [error, setError] = useState('');
   const refresh = () => client.invalidateQueries({ queryKey: [reviewPaths.words()] });
   const failed = (e: unknown) =>
@@ -299,11 +303,17 @@ function WordList() {
           ))}
         </ul>
       )}
-      <form method="post" className={styles.row} onSubmit={submit}>
+      <form method="post" className={styles.wordForm} onSubmit={submit}>
         <label className={ui.field}>
           <span className={ui.label}>{t('reviews.wordLabel')}</span>
-          <input className={ui.input} value={word} onChange={(e) => setWord(e.target.value)} />
+          <input
+            ref={singlish.ref}
+            className={ui.input}
+            value={word}
+            onChange={(e) => setWord(e.target.value)}
+          />
         </label>
+        <SinglishToggle variant="compact" undoable={singlish.undoable} onUndo={singlish.undo} />
         <button type="submit" className={ui.button} disabled={!word.trim()}>
           {t('reviews.wordAddSend')}
         </button>
