@@ -93,7 +93,8 @@ export default function AudioPlayer(props: AudioPlayerProps) {
   const pendingSeek = useRef<number | null>(null);
   const lastSent = useRef<{ trackId: number; at: number; position: number } | null>(null);
 
-  const track = index === null ? null : tracks[index]!;
+  // A list asked again may have lost the track (deleted meanwhile): then there is none.
+  const track = index === null ? null : (tracks[index] ?? null);
   const trackId = track?.trackId ?? null;
   // The track as it was when it started loading: a details answer asked again (a fresh object,
   // perhaps a fresh members' prefix) does not start it over.
