@@ -17,7 +17,14 @@
  *    The saver one must be at most 4 MB.
  *
  * Environment: AUDIO_BENCH_SECONDS (per round, default 5), AUDIO_BENCH_ROUNDS (default 4),
- * AUDIO_BENCH_PORT (default 3341; the bare server takes the next one).
+ * AUDIO_BENCH_PORT (default 3341; the bare server takes the next one), AUDIO_BENCH_STREAM=0 or
+ * AUDIO_BENCH_SAVER=0 to skip a part.
+ *
+ * Reading it: both servers allocate a new Buffer per 64 KiB read (fs streams do), and V8 starts
+ * a full mark when about 64 MB of such external memory has come and gone. In the app that marks
+ * a heap of ~76 MB (PGlite, caches, schemas) for 100-400 ms every second or two under this load
+ * (node --trace-gc); the bare server's heap is a few MB. That, not the framework's per-request
+ * work, is most of the gap, and the RSS that rises and falls with the load.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -360,7 +367,8 @@ async function saverBytes() {
   }
 }
 
-await streaming();
+// AUDIO_BENCH_STREAM=0 skips the streaming part.
+if (process.env.AUDIO_BENCH_STREAM !== '0') await streaming();
 // AUDIO_BENCH_SAVER=0 skips the 20-minute render (minutes of ffmpeg on a small machine).
 if (process.env.AUDIO_BENCH_SAVER !== '0') await saverBytes();
 cleanup();
