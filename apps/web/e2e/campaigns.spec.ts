@@ -131,3 +131,48 @@ test('the contest page shows its rules with the scoring formula and the live ran
     await context.close();
   }
 });
+
+test('an author enters a story in the running contest from /publish/story/; a story breaking a rule is refused with the rule named', async ({
+  page,
+  request,
+}) => {
+  const reader = await signupByApi(request);
+  const id = Date.now().toString(36);
+  const { accesstoken: token } = await call<{ accesstoken: string }>(
+    request,
+    reader,
+    'POST',
+    '/api/v1/author/register/',
+    { name: `Contest writer ${id}` },
+  );
+  const { storyId } = await call<{ storyId: number }>(
+    request,
+    token,
+    'POST',
+    '/api/v1/author/publish/story/webapp',
+    {
+      story: {
+        title: `තරඟ කතාව ${id}`,
+        description: 'A story for the contest.',
+        language: 'sinhala',
+        kind: 0,
+        category: 'mystery',
+        membersOnly: false,
+        ongoing: true,
+      },
+    },
+  );
+  await useToken(page, token);
+  await page.goto(`/publish/story/?story=${storyId}`);
+  const panel = page.getByRole('region', { name: 'Enter a story' });
+  await panel.getByRole('button', { name: 'Enter a story' }).click();
+  await expect(panel.getByRole('alert')).toContainText('Rule: minimum episodes');
+
+  await call(request, token, 'POST', '/api/v1/author/publish/episode/webapp', {
+    episode: { storyId, title: 'පළමු කොටස', content: '<p>Words.</p>', status: 'published' },
+  });
+  await panel.getByRole('button', { name: 'Enter a story' }).click();
+  await expect(panel.getByRole('status')).toHaveText('Your story is entered.');
+  await panel.getByRole('link', { name: 'Rules' }).click();
+  await expect(page.getByRole('link', { name: `තරඟ කතාව ${id}` })).toBeVisible();
+});

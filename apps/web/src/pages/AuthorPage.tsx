@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../useDocumentTitle.ts';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import ui from '../components/ui.module.css';
 import styles from './AuthorPage.module.css';
+import { ContestBadges } from '../features/campaigns/ContestBadges.tsx';
 
 const positiveId = (raw: string | undefined): number | null =>
   raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0 ? Number(raw) : null;
@@ -65,6 +66,7 @@ function AuthorView({ authorId }: { authorId: number }) {
           </h1>
           <p className={styles.count}>{t('author.count', { n: stories.length })}</p>
           <FollowBar authorId={authorId} />
+          <ContestBadges authorId={authorId} />
         </div>
         {bio && (
           <div className={styles.bio} lang={textLang(bio)}>

@@ -8,6 +8,7 @@ import { SkeletonLines } from '../../components/Skeleton.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 import { storyLang } from '../stories/lang.ts';
 import { AudioTracks } from './AudioTracks.tsx';
+import { EnterContest } from '../campaigns/EnterContest.tsx';
 import { CoverPanel } from './CoverPanel.tsx';
 import { NoticeLine, type EditorNotice } from './EditorBits.tsx';
 import { EpisodeEditor } from './EpisodeEditor.tsx';
@@ -242,6 +243,7 @@ function StoryPanel({ story, notice }: { story: OwnStory; notice?: EditorNotice 
       </section>
       <EpisodeList key={story.storyId} story={story} />
       <AudioTracks key={`audio-${story.storyId}`} story={story} />
+      <EnterContest key={`contest-${story.storyId}`} storyId={story.storyId} />
     </div>
   );
 }
