@@ -533,7 +533,7 @@ describe('a crash mid-processing', () => {
 });
 
 describe('a server without ffmpeg', () => {
-  it('refuses uploads with 503 and a sentence, and still streams', async () => {
+  it('refuses uploads with 503 and a sentence (demo.test.ts streams without ffmpeg)', async () => {
     const was = process.env.FFMPEG_PATH;
     process.env.FFMPEG_PATH = '/nonexistent/ffmpeg';
     const bare = await createTestApp({ DEMO_SEED: '0' });
