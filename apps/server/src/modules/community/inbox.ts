@@ -168,7 +168,8 @@ export function communityInbox(deps: {
      */
     async personalFeed(viewer: Viewer, page: number) {
       const reach = page * size + 1;
-      const posts = await repo.rows<{ id: number; at: Date | string }>(sql`
+      // The two arms at once: on PostgreSQL each takes its own connection.
+      const postsQuery = repo.rows<{ id: number; at: Date | string }>(sql`
         select p.id, p.created_at as at
         from follows f
         cross join lateral (
@@ -177,7 +178,7 @@ export function communityInbox(deps: {
           order by p.id desc limit ${reach}) p
         where f.follower_id = ${viewer.userId}
         order by p.id desc limit ${reach}`);
-      const episodes = await repo.rows<{
+      const episodesQuery = repo.rows<{
         storyId: number;
         title: string;
         language: 'sinhala' | 'english';
@@ -209,6 +210,7 @@ export function communityInbox(deps: {
           order by e.published_at desc limit ${reach}) e
         where s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now())
         order by e.published_at desc limit ${reach}`);
+      const [posts, episodes] = await Promise.all([postsQuery, episodesQuery]);
       type Entry = { at: number; post?: number; episode?: (typeof episodes)[number] };
       const merged: Entry[] = [
         ...posts.map((p): Entry => ({ at: new Date(p.at).getTime(), post: Number(p.id) })),

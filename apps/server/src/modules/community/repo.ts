@@ -24,6 +24,8 @@ export interface PostRow {
   editedAt: Date | string | null;
   images: { id: number; version: string; width: number; height: number }[];
   mentions: { userId: number; username: string }[];
+  /** Whether the viewer asked about likes it. */
+  liked: boolean;
 }
 
 export interface CommentRow {
@@ -176,11 +178,23 @@ export const communityRepo = (db: Db) => {
     userExists: async (userId: number) =>
       (await rows(sql`select 1 from users where id = ${userId}`)).length > 0,
 
-    /** Posts by id with their writers, images and mentions, in no particular order. */
-    posts: async (postIds: readonly number[]): Promise<PostRow[]> => {
+    /**
+     * Posts by id with their writers, images and mentions, in no particular order; `liked` says
+     * whether `likesOf` likes each (false without one).
+     */
+    posts: async (
+      postIds: readonly number[],
+      likesOf: number | null = null,
+    ): Promise<PostRow[]> => {
       if (postIds.length === 0) return [];
       const found = await rows<PostRow>(sql`
-        select ${POST_COLUMNS}
+        select ${POST_COLUMNS},
+          ${
+            likesOf === null
+              ? sql`false`
+              : sql`exists (select 1 from community_likes l
+                  where l.post_id = p.id and l.user_id = ${likesOf})`
+          } as liked
         from community_posts p
         join users u on u.id = p.user_id
         left join community_profiles pr on pr.user_id = p.user_id

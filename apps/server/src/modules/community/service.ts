@@ -117,17 +117,19 @@ export function communityService(deps: CommunityDeps) {
     viewer: { userId: number; role: Role } | null,
     withLikes: boolean,
   ): Promise<Post[]> => {
-    const found = await repo.posts(postIds);
+    // The viewer's likes come with the posts (one round trip fewer per page).
+    const likesOf = viewer && withLikes ? viewer.userId : null;
+    const found = await repo.posts(postIds, likesOf);
     const byId = new Map(found.map((p) => [p.id, p]));
     const sharedIds = [...new Set(found.flatMap((p) => (p.sharedPostId ? [p.sharedPostId] : [])))];
-    const sharedRows = await repo.posts(sharedIds);
-    const sharedById = new Map(sharedRows.map((p) => [p.id, p]));
     const storyIds = [...new Set(found.flatMap((p) => (p.sharedStoryId ? [p.sharedStoryId] : [])))];
-    const storiesById = new Map((await repo.stories(storyIds)).map((s) => [Number(s.storyId), s]));
-    const liked =
-      viewer && withLikes
-        ? await repo.likedOf(viewer.userId, [...postIds, ...sharedIds])
-        : new Set<number>();
+    const [sharedRows, stories] = await Promise.all([
+      repo.posts(sharedIds, likesOf),
+      repo.stories(storyIds),
+    ]);
+    const sharedById = new Map(sharedRows.map((p) => [p.id, p]));
+    const storiesById = new Map(stories.map((s) => [Number(s.storyId), s]));
+    const liked = new Set([...found, ...sharedRows].filter((p) => p.liked).map((p) => p.id));
     const out: Post[] = [];
     for (const id of postIds) {
       const r = byId.get(id);
@@ -406,12 +408,15 @@ export function communityService(deps: CommunityDeps) {
 
     /** A person's posts, newest first; their own with every state, for them. */
     async timeline(userId: number, viewer: Viewer | null, page: number) {
-      if (!(await repo.userExists(userId))) throw notFound('We could not find that reader.');
       const own = viewer?.userId === userId;
-      const { ids, hasNext } = await paged(page, (limit, offset) =>
-        repo.timelineIds(userId, own, limit, offset),
-      );
-      return { list: await hydrate(ids, await withRole(viewer), true), page, hasNext };
+      const [{ ids, hasNext }, roled] = await Promise.all([
+        paged(page, (limit, offset) => repo.timelineIds(userId, own, limit, offset)),
+        withRole(viewer),
+      ]);
+      // A page with posts says the person exists; only an empty one asks.
+      if (ids.length === 0 && !(await repo.userExists(userId)))
+        throw notFound('We could not find that reader.');
+      return { list: await hydrate(ids, roled, true), page, hasNext };
     },
 
     /** Which of these posts the viewer likes (the overlay on cached feed pages). */
