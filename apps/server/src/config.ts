@@ -413,3 +413,17 @@ export function simulatorWarning(
   if (config.smsProvider !== 'simulator' && config.billingProvider !== 'simulator') return null;
   return `DEMO CARRIER: NODE_ENV is production and the built-in carrier simulator plays the carrier (CARRIER_SIMULATOR=1). No SMS reaches a phone and nobody is charged; its page ${config.publicUrl}/dev/sms/ answers only on this machine. Not for a real deployment: configure an Ideamart-style carrier (SMS_PROVIDER, BILLING_PROVIDER, CARRIER_URL, CARRIER_WEBHOOK_SECRET).`;
 }
+
+/**
+ * What start-up should say when a production server lets the built-in sign-in simulator play
+ * Google or Facebook (OAUTH_SIMULATOR or CARRIER_SIMULATOR on, no client configured); null
+ * otherwise. Its pages answer only on the server's own machine.
+ */
+export function oauthSimulatorWarning(
+  config: Pick<Config, 'production' | 'oauth' | 'publicUrl'>,
+): string | null {
+  if (!config.production || !config.oauth.simulator) return null;
+  const played = (['google', 'facebook'] as const).filter((p) => !config.oauth[p]);
+  if (played.length === 0) return null;
+  return `DEMO SIGN-IN: NODE_ENV is production and the built-in simulator plays ${played.join(' and ')} (${config.publicUrl}/dev/oauth/, answering only on this machine). Not for a real deployment: set GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET and FACEBOOK_CLIENT_ID/FACEBOOK_CLIENT_SECRET, or OAUTH_SIMULATOR=0.`;
+}

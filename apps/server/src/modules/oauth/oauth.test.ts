@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig, oauthSimulatorWarning } from '../../config.ts';
 import type { MemoryMailTransport } from '../mail/transport.ts';
 
 /**
@@ -407,6 +407,11 @@ describe('configuration', () => {
     expect(loadConfig(production).oauth.simulator).toBe(false);
     expect(loadConfig({ ...production, OAUTH_SIMULATOR: '1' }).oauth.simulator).toBe(true);
     expect(loadConfig({}).oauth.simulator).toBe(true);
+    // A production demo says so at start-up.
+    expect(oauthSimulatorWarning(loadConfig(production))).toBeNull();
+    expect(oauthSimulatorWarning(loadConfig({ ...production, OAUTH_SIMULATOR: '1' }))).toMatch(
+      /^DEMO SIGN-IN: .* plays google and facebook/,
+    );
   });
 
   it('the simulator answers only on this machine', async () => {
