@@ -33,6 +33,7 @@ export const campaigns = pgTable('campaigns', {
   contest: jsonb('contest'),
   reportUrl: text('report_url'),
   frozenRanking: jsonb('frozen_ranking'),
+  bannerVersion: text('banner_version'),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: at('created_at').notNull().defaultNow(),
   updatedAt: at('updated_at').notNull().defaultNow(),

@@ -17,6 +17,7 @@ export const campaignPaths = {
   stats: (id: number | string = ':id') => `/api/v1/stats/campaign/${id}/`,
   judge: (id: number | string = ':id') => `/api/v1/campaign/manage/${id}/judge/`,
   report: (id: number | string = ':id') => `/api/v1/campaign/manage/${id}/report/`,
+  banner: (id: number | string = ':id') => `/api/v1/campaign/manage/${id}/banner/`,
   badges: (authorId: number | string = ':id') => `/api/v1/campaign/badges/author/${authorId}/`,
 };
 
@@ -123,6 +124,8 @@ export const CampaignSummary = Type.Object({
   /** The questionnaire's current version, to take part with; null without one. */
   questionerId: Type.Union([Type.Integer(), Type.Null()]),
   contest: Type.Union([ContestRules, Type.Null()]),
+  /** The banner image (WebP, up to 1200 px wide), or null. */
+  bannerUrl: Type.Union([Type.String(), Type.Null()]),
 });
 export type CampaignSummary = Static<typeof CampaignSummary>;
 export const CampaignList = Type.Object({ campaigns: Type.Array(CampaignSummary) });

@@ -90,3 +90,6 @@ CREATE TABLE campaign_reports (
 );
 --> statement-breakpoint
 CREATE INDEX campaign_reports_campaign_idx ON campaign_reports (campaign_id, fetched_at);
+--> statement-breakpoint
+-- The campaign's banner (a hash of its WebP bytes, in its file name); null: no banner.
+ALTER TABLE campaigns ADD COLUMN banner_version text;

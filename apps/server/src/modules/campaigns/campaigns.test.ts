@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { campaignPaths as paths, type Question } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import type { CarrierSimulator } from '../../adapters/simulator/simulator.ts';
@@ -314,5 +315,48 @@ describe('the campaign flow of SPEC.md 4', () => {
     }
     expect(await stored(c.campaignId)).toBe(0);
     expect((await respond(reader, p, p.code)).statusCode).toBe(200);
+  });
+});
+
+describe('campaign banners', () => {
+  const upload = async (token: string | null, id: number, bytes: Buffer, type = 'image/png') => {
+    const form = new FormData();
+    form.append('image', new Blob([new Uint8Array(bytes)], { type }), 'banner.png');
+    const body = new Response(form);
+    return t.app.inject({
+      method: 'POST',
+      url: paths.banner(id),
+      payload: Buffer.from(await body.arrayBuffer()),
+      headers: {
+        'content-type': body.headers.get('content-type')!,
+        ...(token ? bearer(token) : {}),
+      },
+    });
+  };
+
+  it('takes a banner from editors only, sniffed and re-encoded to WebP, and serves it', async () => {
+    const c = await create();
+    const png = await sharp({
+      create: { width: 1600, height: 500, channels: 3, background: '#c0392b' },
+    })
+      .png()
+      .toBuffer();
+    expect((await upload(reader, c.campaignId, png)).statusCode).toBe(403);
+    const fake = await upload(
+      editor,
+      c.campaignId,
+      Buffer.from('not an image at all'),
+      'image/png',
+    );
+    expect(fake.statusCode).toBeGreaterThanOrEqual(400);
+    expect(fake.statusCode).toBeLessThan(500);
+    const ok = await upload(editor, c.campaignId, png);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const detail = (await call('GET', paths.detail(c.campaignId), null)).json().object.campaign;
+    expect(detail.bannerUrl).toMatch(/^\/images\/campaigns\/banner_\d+_[0-9a-f]{16}\.webp$/);
+    const file = await t.app.inject({ url: detail.bannerUrl });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toBe('image/webp');
+    expect((await sharp(file.rawPayload).metadata()).width).toBe(1200);
   });
 });

@@ -1,8 +1,9 @@
 import type { Platform } from '../../platform.ts';
 import { campaignsService } from './service.ts';
-import { campaignRoutes, contestRoutes, reportSimulatorRoutes } from './routes.ts';
+import { bannerRoutes, campaignRoutes, contestRoutes, reportSimulatorRoutes } from './routes.ts';
 import { contestService } from './contest-service.ts';
 import { reportJobs } from './report.ts';
+import { campaignBanners } from './banner.ts';
 
 /** Campaigns: questionnaires answered by mobile, writing contests and their rankings, ad metrics. */
 export async function campaignsModule({
@@ -11,6 +12,7 @@ export async function campaignsModule({
   queue,
   carrier,
   config,
+  storage,
 }: Platform): Promise<void> {
   // In development the site's own origin serves the report simulator: exempt from the checks.
   const report = {
@@ -26,6 +28,7 @@ export async function campaignsModule({
   });
   campaignRoutes(app, campaigns);
   contestRoutes(app, contestService({ db, minAgeDays: config.campaigns.contestMinAccountAgeDays }));
+  await bannerRoutes(app, campaignBanners(db, storage));
   if (!config.production) reportSimulatorRoutes(app);
   await reportJobs(queue, db, report);
 }

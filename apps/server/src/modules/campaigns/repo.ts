@@ -15,6 +15,7 @@ export interface CampaignRow {
   endsAt: Date | string;
   contest: ContestRules | null;
   reportUrl: string | null;
+  bannerVersion: string | null;
   questionerId: number | null;
   questions: Question[] | null;
 }
@@ -35,7 +36,7 @@ export interface ParticipantRow {
 const CAMPAIGN_COLUMNS = sql`c.id, c.title_en as "titleEn", c.title_si as "titleSi",
   c.description_en as "descriptionEn", c.description_si as "descriptionSi",
   c.prizes_en as "prizesEn", c.prizes_si as "prizesSi", c.starts_at as "startsAt",
-  c.ends_at as "endsAt", c.contest, c.report_url as "reportUrl",
+  c.ends_at as "endsAt", c.contest, c.report_url as "reportUrl", c.banner_version as "bannerVersion",
   q.id as "questionerId", q.questions`;
 /** The campaign's newest questionnaire version, if any. */
 const CURRENT_QUESTIONNAIRE = sql`left join lateral (select id, questions from campaign_questionnaires

@@ -29,6 +29,10 @@ import { requireRole } from '../community/roles.ts';
 import type { CampaignsService } from './service.ts';
 import type { ContestService } from './contest-service.ts';
 import { REPORT_SIMULATOR_PATH, SIMULATED_REPORTS } from './report.ts';
+import multipart from '@fastify/multipart';
+import { notFound } from '../../errors.ts';
+import { readImage, uploadError } from '../covers/routes.ts';
+import { BANNER_FILE_PATTERN, BANNER_LIMITS, type CampaignBanners } from './banner.ts';
 
 const errors = {
   400: ErrorBody,
@@ -236,4 +240,63 @@ export function reportSimulatorRoutes(app: FastifyInstance) {
         .send({ code: ResultCode.notFound, message: `No simulated report ${shape}.` });
     return reply.header('cache-control', 'no-store').send(body);
   });
+}
+
+/** The banner upload (multipart, field `image`, editors) and the served banner files. */
+export async function bannerRoutes(app: FastifyInstance, banners: CampaignBanners) {
+  const form = { maxBytes: BANNER_LIMITS.maxBytes, noun: 'banner' };
+  await app.register(async (scope) => {
+    await scope.register(multipart, { throwFileSizeLimit: true });
+    scope.setErrorHandler((error) => {
+      const mapped = uploadError(error, form);
+      if (mapped instanceof Error) throw mapped;
+      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
+    });
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      paths.banner(),
+      {
+        schema: {
+          tags: ['campaigns'],
+          consumes: ['multipart/form-data'],
+          params: Params,
+          response: {
+            200: Ok(Type.Object({ campaignId: Type.Integer(), bannerUrl: Type.String() })),
+            ...errors,
+            413: ErrorBody,
+            415: ErrorBody,
+          },
+        },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (req, reply) => {
+        // Who may upload is settled before a byte of the body is read.
+        const editor = await requireRole(req, 'editor');
+        privateAnswer(reply);
+        return {
+          code: 0 as const,
+          object: await banners.upload(editor, req.params.id, await readImage(req, form)),
+        };
+      },
+    );
+  });
+
+  app.get<{ Params: { file: string } }>(
+    '/images/campaigns/:file',
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ file: Type.String({ pattern: BANNER_FILE_PATTERN }) }),
+        response: { 400: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const found = await banners.read(req.params.file);
+      if (!found) throw notFound('There is no such banner.');
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .type('image/webp')
+        .send(found.body);
+    },
+  );
 }

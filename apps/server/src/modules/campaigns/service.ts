@@ -26,6 +26,7 @@ import { SMS_SEND_JOB, type SmsJob } from '../alerts/service.ts';
 import { answersProblem, csvCell, normalizeAnswers, questionsProblem } from './answers.ts';
 import { campaignsRepo, type CampaignRow } from './repo.ts';
 import { REPORT_FETCH_JOB } from './report.ts';
+import { bannerPath } from './banner.ts';
 import { urlRefusal } from './safe-fetch.ts';
 
 export interface CampaignsDeps {
@@ -66,6 +67,7 @@ export const summaryOf = (c: CampaignRow): CampaignSummary => ({
   kinds: [...(c.questionerId ? ['questionnaire'] : []), ...(c.contest ? ['contest'] : [])],
   questionerId: c.questionerId,
   contest: c.contest,
+  bannerUrl: c.bannerVersion ? bannerPath(c.id, c.bannerVersion) : null,
 });
 
 /** The 409 of a campaign that does not run now, with its dates. */
