@@ -1,5 +1,5 @@
 import cluster, { type Worker } from 'node:cluster';
-import { simulatorWarning, type Config } from './config.ts';
+import { oauthSimulatorWarning, simulatorWarning, type Config } from './config.ts';
 
 /*
  * WORKERS=N above 1: this process becomes a node:cluster primary that serves nothing itself. It
@@ -50,6 +50,8 @@ export function runPrimary(config: Config): void {
         const warning = simulatorWarning(config);
         if (warning) console.warn(warning);
       }
+      const signInWarning = oauthSimulatorWarning(config);
+      if (signInWarning) console.warn(signInWarning);
     }
   });
 

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { runPrimary } from './cluster.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, oauthSimulatorWarning } from './config.ts';
 
 /**
  * Reads the environment, starts the server and drains it on SIGINT/SIGTERM before exiting 0.
@@ -68,6 +68,9 @@ async function main() {
     console.log(
       `Carrier: the simulator (SMS outbox ${config.dataDir}/sms-outbox.jsonl, page ${config.publicUrl}/dev/sms/)`,
     );
+  // In production only with the simulator on: a demo sign-in, said loudly.
+  const signInWarning = oauthSimulatorWarning(config);
+  if (signInWarning) console.warn(signInWarning);
 }
 
 await main();
