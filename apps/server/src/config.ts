@@ -17,7 +17,8 @@ export interface Config {
   production: boolean;
   /** Folder of the built web app (dist/client and dist/server); pages are off when missing. */
   webDist: string;
-  rateLimit: { max: number; authMax: number; uploadMax: number };
+  /** `audioStreamMax`: a listener's stream requests a minute per track (seeks and refills). */
+  rateLimit: { max: number; authMax: number; uploadMax: number; audioStreamMax: number };
   /** How often idle job workers look for due jobs (scheduled episodes go out within this). */
   jobPollSeconds: number;
   /**
@@ -380,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
       authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
       uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
+      audioStreamMax: readInt(env, 'AUDIO_STREAM_PER_MINUTE', 600, 1, 1_000_000),
     },
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     ...readProviders(env, production),

@@ -8,9 +8,6 @@ import { AUDIO_JOB, audioService } from './service.ts';
 import { audioRoutes } from './routes.ts';
 import { streamRoutes } from './stream.ts';
 
-/** A listener's requests a minute per track (AUDIO_STREAM_PER_MINUTE): seeks and a player's refills. */
-const STREAM_PER_MINUTE = Number(process.env.AUDIO_STREAM_PER_MINUTE) || 600;
-
 /** Audio episodes: authors' tracks, their processing job, streaming and listening positions. */
 export async function audioModule(p: Platform, stories?: Pick<StoriesService, 'useAudio'>) {
   const ffmpeg = findFfmpeg();
@@ -40,7 +37,7 @@ export async function audioModule(p: Platform, stories?: Pick<StoriesService, 'u
     storage: p.storage,
     capabilities: caps,
     trackByPrefix: audio.trackByPrefix,
-    perListenerPerMinute: STREAM_PER_MINUTE,
+    perListenerPerMinute: p.config.rateLimit.audioStreamMax,
   });
   // Only a server that can convert takes the jobs: another one with ffmpeg will.
   if (ffmpeg)
