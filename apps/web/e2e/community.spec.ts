@@ -339,3 +339,65 @@ test('two editors decide at once: the second is told in the server’s sentence;
       .first(),
   ).toBeVisible();
 });
+
+test('a writer edits their bio and deletes their own post; an editor pins one post and removes another with a reason', async ({
+  browser,
+  page,
+  request,
+}) => {
+  const stamp = Date.now().toString(36);
+  const writer = await joinByApi(request);
+  const me = await call<CommunityMe>(request, writer.token, 'GET', '/api/v1/community/user');
+  const admin = await loginByApi(request, 'admin@demo.kathamala.lk', DEMO_PASSWORD);
+  const texts = [`Pin me ${stamp}`, `Remove me ${stamp}`, `Delete me ${stamp}`];
+  const ids: number[] = [];
+  for (const text of texts) {
+    const { post } = await call<{ post: { postId: number } }>(
+      request,
+      writer.token,
+      'POST',
+      '/api/v1/community/user/post',
+      { text },
+    );
+    await call(request, admin, 'POST', '/api/v1/community/review/post', {
+      post_id: post.postId,
+      decision: 'approve',
+    });
+    ids.push(post.postId);
+  }
+
+  // The writer's profile: a few words about themselves, saved and shown.
+  await useToken(page, writer.token);
+  await page.goto(`/profile/${me.userId}/`);
+  await page.getByRole('button', { name: 'Edit profile' }).click();
+  await page.getByRole('textbox', { name: 'About you' }).fill('මම රෑට කතා කියවනවා.');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('මම රෑට කතා කියවනවා.')).toBeVisible();
+
+  // Their own post goes when they delete it.
+  await page.goto(`/community/post/${ids[2]}`);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(page).toHaveURL(/\/community$/);
+  const gone = await request.get(`/api/v1/community/post/${ids[2]}`);
+  expect(gone.status()).toBe(404);
+
+  // An editor pins one (it is on the Pinned tab) and removes another, saying why.
+  const editor = await browser.newContext();
+  const editorPage = await editor.newPage();
+  await useToken(editorPage, await loginByApi(request, EDITOR, DEMO_PASSWORD));
+  await editorPage.goto(`/community/post/${ids[0]}`);
+  await editorPage.getByRole('button', { name: 'Pin', exact: true }).click();
+  await expect(editorPage.getByRole('button', { name: 'Unpin' })).toBeVisible();
+  await editorPage.goto('/community?tab=pinned');
+  await expect(postWith(editorPage, texts[0]!)).toBeVisible();
+
+  await editorPage.goto(`/community/post/${ids[1]}`);
+  await editorPage.getByRole('button', { name: 'Remove', exact: true }).click();
+  const dialog = editorPage.getByRole('dialog', { name: 'Remove this post' });
+  await dialog.getByRole('textbox').fill('Advertising');
+  await dialog.getByRole('button', { name: 'Remove post' }).click();
+  await expect(editorPage).toHaveURL(/\/community$/);
+  expect((await request.get(`/api/v1/community/post/${ids[1]}`)).status()).toBe(404);
+  await editor.close();
+});

@@ -153,10 +153,12 @@ export const commentOnPost = (postId: number, comment: string) =>
 
 /** Deletes one's own post; an editor removing another's gives a reason. */
 export const deletePost = (postId: number, reason?: string) =>
-  apiRequest<{ removed: boolean }>(communityPaths.postById(postId), {
-    method: 'DELETE',
-    body: reason ? { reason } : {},
-  });
+  apiRequest<{ removed: boolean }>(
+    reason
+      ? `${communityPaths.postById(postId)}?reason=${encodeURIComponent(reason)}`
+      : communityPaths.postById(postId),
+    { method: 'DELETE' },
+  );
 
 export const togglePin = (postId: number) =>
   apiRequest<{ postId: number; pinned: boolean }>(communityPaths.pin(postId), { method: 'PUT' });
