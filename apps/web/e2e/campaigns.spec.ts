@@ -98,6 +98,24 @@ test('a reader answers a questionnaire in Sinhala on a phone; an editor sees it 
   expect(text).toContain(`+${mobile.normalized}`);
   expect(text.trim().split('\r\n')).toHaveLength(total + 1);
   await desk.close();
+
+  // The same page on a phone, in Sinhala: the bars and the form fit.
+  if (SHOTS) {
+    const small = await browser.newContext({ viewport: { width: 375, height: 812 } });
+    await small.addCookies([{ name: 'lang', value: 'si', url: BASE_URL }]);
+    const p = await small.newPage();
+    await useToken(p, editorToken);
+    await p.goto('/campaigns/manage');
+    await p.getByRole('button', { name: 'නව ව්‍යාපාරය' }).click();
+    await p.getByRole('checkbox', { name: 'රචනා තරඟය' }).check();
+    const c = p
+      .getByRole('listitem')
+      .filter({ has: p.getByRole('link', { name: survey.title.si }) });
+    await c.getByRole('button', { name: 'පිළිතුරු' }).click();
+    await expect(c.getByText(`පිළිතුරු ${total}`)).toBeVisible();
+    await p.screenshot({ path: `${SHOTS}/manage-375-si.png`, fullPage: true });
+    await small.close();
+  }
 });
 
 test('the contest page shows its rules with the scoring formula and the live ranking per language track', async ({

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import type { CampaignSummary, ManagedCampaign, Question } from '@kathamala/domain';
+import type { CampaignSummary, ContestRules, ManagedCampaign, Question } from '@kathamala/domain';
 import { isApiError } from '../api/client.ts';
 import ui from '../components/ui.module.css';
 import { ErrorNotice, InfoNotice } from '../components/Notice.tsx';
@@ -10,9 +10,12 @@ import { useSession } from '../features/auth/useSession.ts';
 import { useCommunityMe } from '../features/community/api.ts';
 import {
   downloadCsv,
+  judgeContest,
   saveCampaign,
+  uploadBanner,
   useManaged,
   useManagedList,
+  useStandings,
 } from '../features/campaigns/api.ts';
 import { CampaignMeta } from '../features/campaigns/CampaignMeta.tsx';
 import { useI18n } from '../i18n/index.tsx';
@@ -88,6 +91,7 @@ function Manage() {
               </button>
             </p>
             {selected === c.campaignId && <Responses id={c.campaignId} />}
+            {c.contest && <Judging campaign={c} />}
           </li>
         ))}
       </ul>
@@ -243,11 +247,30 @@ function CampaignForm({
     startsAt: day(initial?.startsAt),
     endsAt: day(initial?.endsAt ?? new Date(Date.now() + 14 * 86_400_000).toISOString()),
     questions: '',
+    contest: Boolean(initial?.contest),
+    track: initial?.contest?.track ?? 'both',
+    minEpisodes: String(initial?.contest?.minEpisodes ?? 1),
+    startWithin: initial?.contest?.startWithin ?? false,
+    rubricShare: String(Math.round((initial?.contest?.rubricShare ?? 0) * 100)),
+    reportUrl: '',
   });
+  const [banner, setBanner] = useState<File | null>(null);
+  const reportUrl = v.reportUrl || existing.data?.reportUrl || '';
   const [error, setError] = useState('');
   const [note, setNote] = useState('');
   const questions = v.questions || (existing.data ? questionsText(existing.data.questions) : '');
-  const field = (key: keyof typeof v, label: string, long = false) => (
+  const field = (
+    key:
+      | 'titleEn'
+      | 'titleSi'
+      | 'descriptionEn'
+      | 'descriptionSi'
+      | 'startsAt'
+      | 'endsAt'
+      | 'questions',
+    label: string,
+    long = false,
+  ) => (
     <label className={ui.field}>
       <span className={ui.label}>{label}</span>
       {long ? (
@@ -278,15 +301,30 @@ function CampaignForm({
       startsAt: new Date(`${v.startsAt}T00:00:00+05:30`).toISOString(),
       endsAt: new Date(`${v.endsAt}T23:59:59+05:30`).toISOString(),
       ...(qs.length ? { questionnaire: { questions: qs } } : {}),
-      ...(initial?.contest ? { contest: initial.contest } : {}),
-    }).then(
-      () => {
-        setNote(t('manage.saved'));
-        void client.invalidateQueries();
-        onDone();
-      },
-      (err: unknown) => setError(isApiError(err) && err.message ? err.message : t('common.error')),
-    );
+      ...(v.contest
+        ? {
+            contest: {
+              track: v.track as ContestRules['track'],
+              minEpisodes: Math.max(0, Number(v.minEpisodes) || 0),
+              startWithin: v.startWithin,
+              rubricShare: Math.min(100, Math.max(0, Number(v.rubricShare) || 0)) / 100,
+            },
+          }
+        : {}),
+      reportUrl: reportUrl || null,
+    })
+      .then(async ({ campaignId }) => {
+        if (banner) await uploadBanner(campaignId, banner);
+      })
+      .then(
+        () => {
+          setNote(t('manage.saved'));
+          void client.invalidateQueries();
+          onDone();
+        },
+        (err: unknown) =>
+          setError(isApiError(err) && err.message ? err.message : t('common.error')),
+      );
   };
   return (
     <form method="post" className={`${styles.form} ${styles.card}`} onSubmit={submit}>
@@ -297,6 +335,81 @@ function CampaignForm({
       {field('startsAt', t('manage.starts'))}
       {field('endsAt', t('manage.ends'))}
       {field('questions', t('manage.questions'), true)}
+      <label className={styles.choice}>
+        <input
+          type="checkbox"
+          checked={v.contest}
+          onChange={(e) => setV({ ...v, contest: e.currentTarget.checked })}
+        />
+        {t('manage.contest')}
+      </label>
+      {v.contest && (
+        <>
+          <label className={ui.field}>
+            <span className={ui.label}>{t('manage.track')}</span>
+            <select
+              className={ui.input}
+              value={v.track}
+              onChange={(e) =>
+                setV({ ...v, track: e.currentTarget.value as ContestRules['track'] })
+              }
+            >
+              {(['both', 'sinhala', 'english'] as const).map((k) => (
+                <option key={k} value={k}>
+                  {t(`contest.track.${k}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className={ui.field}>
+            <span className={ui.label}>{t('manage.minEpisodes')}</span>
+            <input
+              className={ui.input}
+              type="number"
+              min={0}
+              value={v.minEpisodes}
+              onInput={(e) => setV({ ...v, minEpisodes: e.currentTarget.value })}
+            />
+          </label>
+          <label className={styles.choice}>
+            <input
+              type="checkbox"
+              checked={v.startWithin}
+              onChange={(e) => setV({ ...v, startWithin: e.currentTarget.checked })}
+            />
+            {t('manage.startWithin')}
+          </label>
+          <label className={ui.field}>
+            <span className={ui.label}>{t('manage.rubricShare')}</span>
+            <input
+              className={ui.input}
+              type="number"
+              min={0}
+              max={100}
+              value={v.rubricShare}
+              onInput={(e) => setV({ ...v, rubricShare: e.currentTarget.value })}
+            />
+          </label>
+        </>
+      )}
+      <label className={ui.field}>
+        <span className={ui.label}>{t('manage.reportUrl')}</span>
+        <input
+          className={ui.input}
+          type="url"
+          value={reportUrl}
+          onInput={(e) => setV({ ...v, reportUrl: e.currentTarget.value })}
+        />
+      </label>
+      <label className={ui.field}>
+        <span className={ui.label}>{t('manage.banner')}</span>
+        <input
+          className={ui.input}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          onChange={(e) => setBanner(e.currentTarget.files?.[0] ?? null)}
+        />
+      </label>
       {error && (
         <p className={ui.fieldError} role="alert">
           {error}
@@ -307,5 +420,91 @@ function CampaignForm({
         {t('manage.save')}
       </button>
     </form>
+  );
+}
+
+/** Rubric scores (while the contest runs) and winners' places (after it ends) per entry. */
+function Judging({ campaign }: { campaign: CampaignSummary }) {
+  const { t } = useI18n();
+  const client = useQueryClient();
+  const standings = useStandings(campaign.campaignId);
+  const [values, setValues] = useState<Record<number, { rubric?: string; place?: string }>>({});
+  const [note, setNote] = useState('');
+  const list = standings.data?.contestantList ?? [];
+  if (!list.length) return null;
+  const ended = campaign.state === 'ended';
+  const save = () => {
+    setNote('');
+    const body = ended
+      ? {
+          winners: list
+            .map((x) => ({
+              id: x.storyId,
+              place: Number(values[x.storyId]?.place ?? x.winnerPlace ?? 0),
+            }))
+            .filter((x) => x.place > 0)
+            .sort((a, b) => a.place - b.place)
+            .map((x) => x.id),
+        }
+      : {
+          rubric: list
+            .filter((x) => values[x.storyId]?.rubric !== undefined)
+            .map((x) => ({ storyId: x.storyId, score: Number(values[x.storyId]!.rubric) })),
+        };
+    judgeContest(campaign.campaignId, body).then(
+      () => {
+        setNote(t('manage.saved'));
+        void client.invalidateQueries();
+      },
+      (err: unknown) => setNote(isApiError(err) && err.message ? err.message : t('common.error')),
+    );
+  };
+  return (
+    <details>
+      <summary>{t('manage.judge')}</summary>
+      <p className={styles.meta}>{t('manage.judgingNote')}</p>
+      <table className={styles.table}>
+        <thead>
+          <tr>
+            <th scope="col">{t('contest.story')}</th>
+            <th scope="col">{t('contest.score')}</th>
+            <th scope="col">{ended ? t('manage.place') : t('manage.rubric')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((x) => (
+            <tr key={x.storyId}>
+              <td>{x.title}</td>
+              <td>{x.score}</td>
+              <td>
+                <input
+                  className={ui.input}
+                  type="number"
+                  min={0}
+                  max={ended ? 20 : 100}
+                  aria-label={`${ended ? t('manage.place') : t('manage.rubric')}: ${x.title}`}
+                  value={
+                    ended
+                      ? (values[x.storyId]?.place ?? String(x.winnerPlace ?? ''))
+                      : (values[x.storyId]?.rubric ?? String(x.rubric ?? ''))
+                  }
+                  onInput={(e) => {
+                    const value = e.currentTarget.value;
+                    setValues((old) => ({
+                      ...old,
+                      [x.storyId]: { ...old[x.storyId], [ended ? 'place' : 'rubric']: value },
+                    }));
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" className={ui.buttonSecondary} onClick={save}>
+        {t('manage.saveJudging')}
+      </button>
+      {note && <p role="status">{note}</p>}
+    </details>
   );
 }

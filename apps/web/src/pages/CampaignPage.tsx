@@ -57,6 +57,7 @@ export default function CampaignPage() {
         <h1 className={styles.heading}>{c.title[lang] || c.title.en}</h1>
         <CampaignMeta campaign={c} />
       </header>
+      {c.bannerUrl && <img className={styles.banner} src={c.bannerUrl} alt="" />}
       <p>{c.description[lang] || c.description.en}</p>
       {(c.prizes[lang] || c.prizes.en) && (
         <section>

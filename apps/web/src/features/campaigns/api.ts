@@ -104,3 +104,25 @@ export async function downloadCsv(id: number): Promise<void> {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** Editors' judging: rubric scores while the contest runs, winners after it ends. */
+export const judgeContest = (
+  campaignId: number,
+  body: { rubric?: { storyId: number; score: number }[]; winners?: number[] },
+) => apiRequest<{ campaignId: number }>(campaignPaths.judge(campaignId), { method: 'POST', body });
+
+/** Uploads a campaign's banner (multipart, field `image`). */
+export async function uploadBanner(campaignId: number, file: File): Promise<void> {
+  const form = new FormData();
+  form.append('image', file);
+  const token = getToken();
+  const res = await fetch(campaignPaths.banner(campaignId), {
+    method: 'POST',
+    body: form,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(body?.message ?? `banner ${res.status}`);
+  }
+}
