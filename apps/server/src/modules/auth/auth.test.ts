@@ -38,7 +38,7 @@ describe('signup and login', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/user/signup',
-      payload: signupBody({ username: 'Sanduni' }),
+      payload: signupBody({ username: 'Kaveesha' }),
     });
     expect(res.statusCode).toBe(200);
     const token = res.json().object.accesstoken;
@@ -47,7 +47,7 @@ describe('signup and login', () => {
     expect(jwks.keys[0].d).toBeUndefined();
     expect(decodeProtectedHeader(token)).toMatchObject({ alg: 'EdDSA', kid: jwks.keys[0].kid });
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks));
-    expect(payload).toMatchObject({ name: 'Sanduni', author: false });
+    expect(payload).toMatchObject({ name: 'Kaveesha', author: false });
   });
 
   it('refuses a second account with the same e-mail, whatever its case', async () => {
