@@ -105,27 +105,39 @@ export function streamRoutes(app: FastifyInstance, deps: StreamDeps) {
     return reply.send(body);
   };
 
-  app.withTypeProvider<TypeBoxTypeProvider>().route({
-    method: ['GET', 'HEAD'],
-    url: '/api/v1/audio/stream/:prefix',
-    schema: {
-      tags: ['audio'],
-      summary: 'Streams a rendition of a track, with byte ranges (RFC 9110)',
-      params: AudioStreamParams,
-      querystring: AudioStreamQuery,
-      response: { 403: ErrorBody, 404: ErrorBody, 416: ErrorBody, 429: ErrorBody },
-    },
-    // Already compressed audio; a player's many range requests count per track and listener,
-    // not against the address's API budget (a carrier puts many phones behind one address).
-    compress: false,
-    config: {
-      rateLimit: {
-        max: deps.perListenerPerMinute,
-        timeWindow: 60_000,
-        keyGenerator: (req: FastifyRequest) =>
-          `audio:${(req.params as { prefix?: string }).prefix ?? ''}:${req.ip}`,
+  const route = (method: 'GET' | 'HEAD', summary: string) =>
+    app.withTypeProvider<TypeBoxTypeProvider>().route({
+      method,
+      url: '/api/v1/audio/stream/:prefix',
+      schema: {
+        tags: ['audio'],
+        summary,
+        params: AudioStreamParams,
+        querystring: AudioStreamQuery,
+        response: {
+          200: { description: 'The whole rendition.', type: 'string', format: 'binary' },
+          206: { description: 'The one byte range asked for.', type: 'string', format: 'binary' },
+          400: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
+          416: ErrorBody,
+          429: ErrorBody,
+        },
       },
-    },
-    handler: send,
-  });
+      // Already compressed audio; a player's many range requests count per track and listener,
+      // not against the address's API budget (a carrier puts many phones behind one address).
+      compress: false,
+      config: {
+        rateLimit: {
+          max: deps.perListenerPerMinute,
+          timeWindow: 60_000,
+          keyGenerator: (req: FastifyRequest) =>
+            `audio:${(req.params as { prefix?: string }).prefix ?? ''}:${req.ip}`,
+        },
+      },
+      handler: send,
+    });
+  // HEAD first: Fastify then makes no HEAD of its own from the GET (which would open the file).
+  route('HEAD', 'The headers of a rendition or of a byte range of it, without the bytes');
+  route('GET', 'Streams a rendition of a track, with byte ranges (RFC 9110)');
 }
