@@ -142,8 +142,10 @@ const bundle = (entry: string, out: string) =>
     plugins: [externals, mirroredDirname],
   });
 const result = await bundle('main.ts', 'main.js');
-// Key rotation runs where the server runs, without tsx: `node apps/server/dist/keys-rotate.js`.
+// Key rotation and roles run where the server runs, without tsx:
+// `node apps/server/dist/keys-rotate.js`, `node apps/server/dist/role.js --email ... --role ...`.
 await bundle('keys-rotate.ts', 'keys-rotate.js');
+await bundle('role.ts', 'role.js');
 const assets = copyAssets(srcDir, outDir);
 const size = result.metafile.outputs[path.relative(root, path.join(outDir, 'main.js'))]?.bytes;
 console.log(

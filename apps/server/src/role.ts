@@ -5,6 +5,7 @@
 // Recorded in the audit log like a change from the page, with no actor (the command line).
 // Runs against the server's database (DATABASE_URL, else the PGlite in DATA_DIR, which only one
 // process may open: stop that server first).
+import fs from 'node:fs';
 import path from 'node:path';
 import { ROLES, type Role } from '@kathamala/domain';
 import { openDatabase } from './db/client.ts';
@@ -28,10 +29,14 @@ if (!email || !role || !ROLES.includes(role)) {
 }
 
 const config = loadConfig();
-const database = await openDatabase({
-  databaseUrl: config.databaseUrl,
-  pgliteDir: config.databaseUrl ? null : path.join(config.dataDir!, 'pglite'),
-});
+const pgliteDir = config.databaseUrl ? null : path.join(config.dataDir!, 'pglite');
+if (pgliteDir && !fs.existsSync(pgliteDir)) {
+  console.error(
+    `role: there is no database in ${config.dataDir} yet: start the server once (npm start), or set DATABASE_URL.`,
+  );
+  process.exit(1);
+}
+const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
 try {
   const user = await communityRepo(database.db).userByEmail(email);
   if (!user) {
