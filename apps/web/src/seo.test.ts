@@ -104,11 +104,9 @@ describe('metaForUrl', () => {
     const rank = (position: number, name: string) => ({ position, name });
     const data = {
       [apiPaths.statsAuthors({ by: 'rating', period: 'all' })]: {
-        authors: {
-          by: 'rating',
-          period: 'all',
-          authors: [rank(1, 'Nilmini'), rank(2, 'Saman'), rank(2, 'Ashan'), rank(4, 'Dilini')],
-        },
+        by: 'rating',
+        period: 'all',
+        authors: [rank(1, 'Nilmini'), rank(2, 'Saman'), rank(2, 'Ashan'), rank(4, 'Dilini')],
       },
       [apiPaths.trending()]: { trending: [{ storyId: 9 }] },
     };
