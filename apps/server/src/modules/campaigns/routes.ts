@@ -70,7 +70,10 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
 
   r.post(
     paths.manage(),
-    { schema: { tags, body: ManageBody, response: { 200: Ok(ManageAnswer), ...errors } } },
+    {
+      schema: { tags, body: ManageBody, response: { 200: Ok(ManageAnswer), ...errors } },
+      config: loggedIn,
+    },
     async (req, reply) => {
       const editor = await requireRole(req, 'editor');
       privateAnswer(reply);
@@ -80,7 +83,7 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
 
   r.get(
     paths.manage(),
-    { schema: { tags, response: { 200: Ok(ManagedList), ...errors } } },
+    { schema: { tags, response: { 200: Ok(ManagedList), ...errors } }, config: loggedIn },
     async (req, reply) => {
       await requireRole(req, 'editor');
       privateAnswer(reply);
@@ -90,7 +93,10 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
 
   r.get(
     paths.manageOne(),
-    { schema: { tags, params: Params, response: { 200: Ok(ManagedCampaign), ...errors } } },
+    {
+      schema: { tags, params: Params, response: { 200: Ok(ManagedCampaign), ...errors } },
+      config: loggedIn,
+    },
     async (req, reply) => {
       await requireRole(req, 'editor');
       privateAnswer(reply);
@@ -100,7 +106,10 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
 
   r.get(
     paths.csv(),
-    { schema: { tags, params: Params, response: { 200: Type.String(), ...errors } } },
+    {
+      schema: { tags, params: Params, response: { 200: Type.String(), ...errors } },
+      config: loggedIn,
+    },
     async (req, reply) => {
       await requireRole(req, 'editor');
       const { name, body } = await campaigns.csv(req.params.id);
@@ -114,7 +123,10 @@ export function campaignRoutes(app: FastifyInstance, campaigns: CampaignsService
 
   r.post(
     paths.report(),
-    { schema: { tags, params: Params, response: { 200: Ok(ManageAnswer), ...errors } } },
+    {
+      schema: { tags, params: Params, response: { 200: Ok(ManageAnswer), ...errors } },
+      config: loggedIn,
+    },
     async (req, reply) => {
       await requireRole(req, 'editor');
       privateAnswer(reply);
@@ -210,6 +222,7 @@ export function contestRoutes(app: FastifyInstance, contests: ContestService) {
         body: JudgeBody,
         response: { 200: Ok(ManageAnswer), ...errors },
       },
+      config: loggedIn,
     },
     async (req, reply) => {
       const editor = await requireRole(req, 'editor');
@@ -230,16 +243,20 @@ export function contestRoutes(app: FastifyInstance, contests: ContestService) {
  * which points off the allowed list.
  */
 export function reportSimulatorRoutes(app: FastifyInstance) {
-  app.get<{ Params: { shape: string } }>(`${REPORT_SIMULATOR_PATH}:shape`, async (req, reply) => {
-    const shape = req.params.shape.replace(/\.json$/, '');
-    if (shape === 'redirect') return reply.redirect('http://127.0.0.1:9/report.json', 302);
-    const body = SIMULATED_REPORTS[shape];
-    if (!body)
-      return reply
-        .code(404)
-        .send({ code: ResultCode.notFound, message: `No simulated report ${shape}.` });
-    return reply.header('cache-control', 'no-store').send(body);
-  });
+  app.get<{ Params: { shape: string } }>(
+    `${REPORT_SIMULATOR_PATH}:shape`,
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const shape = req.params.shape.replace(/\.json$/, '');
+      if (shape === 'redirect') return reply.redirect('http://127.0.0.1:9/report.json', 302);
+      const body = SIMULATED_REPORTS[shape];
+      if (!body)
+        return reply
+          .code(404)
+          .send({ code: ResultCode.notFound, message: `No simulated report ${shape}.` });
+      return reply.header('cache-control', 'no-store').send(body);
+    },
+  );
 }
 
 /** The banner upload (multipart, field `image`, editors) and the served banner files. */
@@ -266,7 +283,7 @@ export async function bannerRoutes(app: FastifyInstance, banners: CampaignBanner
             415: ErrorBody,
           },
         },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { auth: 'required', rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (req, reply) => {
         // Who may upload is settled before a byte of the body is read.
