@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +27,7 @@ export function localStorage(root: string): ObjectStorage {
       const target = file(key);
       await fs.mkdir(path.dirname(target), { recursive: true });
       // Write then rename, so a reader never sees half a file.
-      const tmp = `${target}.${process.pid}.tmp`;
+      const tmp = `${target}.${process.pid}.${randomUUID()}.tmp`;
       await fs.writeFile(tmp, body);
       await fs.rename(tmp, target);
     },
@@ -48,7 +49,7 @@ export function localStorage(root: string): ObjectStorage {
     async putFile(key, filePath) {
       const target = file(key);
       await fs.mkdir(path.dirname(target), { recursive: true });
-      const tmp = `${target}.${process.pid}.tmp`;
+      const tmp = `${target}.${process.pid}.${randomUUID()}.tmp`;
       await fs.copyFile(filePath, tmp);
       await fs.rename(tmp, target);
     },
