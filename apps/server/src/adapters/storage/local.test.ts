@@ -11,7 +11,10 @@ describe('the local disk store', () => {
   it('keeps the same key written twice at once (two uploads of the same picture)', async () => {
     const store = localStorage(root);
     const body = Buffer.from('the same bytes');
-    await Promise.all([store.put('pictures/a.webp', body), store.put('pictures/a.webp', body)]);
+    await Promise.all([
+      store.put('pictures/a.webp', body, 'image/webp'),
+      store.put('pictures/a.webp', body, 'image/webp'),
+    ]);
     expect((await store.get('pictures/a.webp'))?.body.equals(body)).toBe(true);
     // No half-written file is left beside it.
     expect(fs.readdirSync(path.join(root, 'pictures'))).toEqual(['a.webp']);
