@@ -18,7 +18,8 @@ export const signinEn = {
     'An account with this e-mail address already exists. Log in with its password, then link this provider on your Account page.',
   'signin.error.identity_taken': 'That account is already linked to another Kathamala account.',
   'signin.error.already_linked': 'Your account already has an account of this provider linked.',
-  'signin.error.handoff': 'That sign-in link has expired or was already used. Please sign in again.',
+  'signin.error.handoff':
+    'That sign-in link has expired or was already used. Please sign in again.',
   'signin.account.title': 'Ways to sign in',
   'signin.account.help': 'Link Google or Facebook to sign in with one tap.',
   'signin.account.password': 'E-mail address and password',
