@@ -789,6 +789,20 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       }
     }
 
+    // The community: its feed's first page (one kept answer for everyone) and a post's page.
+    const feedPath = '/api/v1/community/feed?page=1';
+    const postId = await (async () => {
+      try {
+        const feed = await request(app.port, feedPath);
+        const body = JSON.parse(feed.body.toString('utf8')) as {
+          object?: { list?: { postId?: number }[] };
+        };
+        return body.object?.list?.[0]?.postId;
+      } catch {
+        return undefined;
+      }
+    })();
+
     const scriptFile = path.join(dir, 'cache-miss.lua');
     writeFileSync(scriptFile, CACHE_MISS_SCRIPT);
     const search = `/api/v1/story/search/?query=${encodeURIComponent(QUERY)}`;
@@ -814,6 +828,12 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       { route: 'search cached', path: search },
       { route: 'details SSR', path: storyId === undefined ? undefined : `/details/${storyId}/` },
       { route: 'home SSR', path: '/' },
+      { route: 'community feed', path: feedPath },
+      {
+        route: 'post SSR',
+        path: postId === undefined ? undefined : `/community/post/${postId}`,
+        missing: 'no post in the community feed',
+      },
       // Last: the database is still working off its queue of searches for a while after wrk
       // stops, which would slow whatever route came next.
       { route: 'search', path: search, script: scriptFile },
