@@ -14,10 +14,12 @@ export async function campaignsModule({
   config,
   storage,
 }: Platform): Promise<void> {
-  // In development the site's own origin serves the report simulator: exempt from the checks.
+  // In development and in the demo (the carrier is the simulator, as under `npm start`) the
+  // site's own origin serves the report simulator: exempt from the checks. Never in a deployment.
+  const demo = !config.production || config.smsProvider === 'simulator';
   const report = {
     allowedHosts: config.campaigns.reportHosts,
-    trustedOrigin: config.production ? null : new URL(config.publicUrl).origin,
+    trustedOrigin: demo ? new URL(config.publicUrl).origin : null,
   };
   const campaigns = campaignsService({
     db,
@@ -29,6 +31,6 @@ export async function campaignsModule({
   campaignRoutes(app, campaigns);
   contestRoutes(app, contestService({ db, minAgeDays: config.campaigns.contestMinAccountAgeDays }));
   await bannerRoutes(app, campaignBanners(db, storage));
-  if (!config.production) reportSimulatorRoutes(app);
+  if (demo) reportSimulatorRoutes(app);
   await reportJobs(queue, db, report);
 }
