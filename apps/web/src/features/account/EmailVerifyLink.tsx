@@ -41,9 +41,8 @@ export function EmailVerifyLink() {
                 : t('common.error'),
         }),
     );
-    // Once, on arrival: the link works once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    // Spent once: the token leaves the address bar above, so a later run finds none.
+  }, [t, queryClient]);
 
   if (!result) return null;
   return (
