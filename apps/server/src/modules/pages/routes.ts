@@ -59,6 +59,10 @@ const UI_LANG = new RegExp(`(?:^|;\\s*)${UI_LANG_COOKIE}=(si|en)(?:;|$)`);
 const uiLangOf = (request: FastifyRequest): UiLang =>
   request.headers.cookie && UI_LANG.exec(request.headers.cookie)?.[1] === 'si' ? 'si' : 'en';
 
+/** Pages that may show the sign-in buttons: a story's wall, login and sign-up. */
+const SIGN_IN_PAGES = /^\/(details|login|signup)(\/|$)/;
+const SIGN_IN_PROVIDERS = '/api/v1/auth/providers';
+
 /** Headers of every rendered page; Vary: Cookie as the UI language comes from a cookie. */
 const PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -112,6 +116,8 @@ export function pageRoutes(
     query: URLSearchParams,
   ): Promise<{ data: BootData['data']; status: number }> => {
     const data: Record<string, unknown> = {};
+    // The sign-in buttons (the wall, /login, /signup) are in the first HTML, not added after it.
+    if (SIGN_IN_PAGES.test(pathname)) await fromApi(data, SIGN_IN_PROVIDERS);
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
     // The list the address asks for (a shared link to page 3 of the newest shows it), keyed as

@@ -144,7 +144,7 @@ export function SignInSection() {
               );
             })}
           </ul>
-          <p>
+          <p className={own.emailState}>
             {t(data.emailVerified ? 'signin.email.verified' : 'signin.email.unverified', {
               email: data.email,
             })}
@@ -161,7 +161,9 @@ export function SignInSection() {
               </button>
             </div>
           )}
-          <p role="status">{sendLink.isSuccess && t('signin.email.sent', { email: data.email })}</p>
+          <p role="status" className={own.emailState}>
+            {sendLink.isSuccess && t('signin.email.sent', { email: data.email })}
+          </p>
         </>
       )}
     </section>
