@@ -381,7 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       max: readInt(env, 'RATE_LIMIT_MAX', 600, 1, 1_000_000_000),
       authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 20, 1, 1_000_000),
       uploadMax: readInt(env, 'RATE_LIMIT_UPLOAD_MAX', 12, 1, 1_000_000),
-      audioStreamMax: readInt(env, 'AUDIO_STREAM_PER_MINUTE', 600, 1, 1_000_000),
+      audioStreamMax: readInt(env, 'AUDIO_STREAM_PER_MINUTE', 600, 1, 1_000_000_000),
     },
     jobPollSeconds: readInt(env, 'JOB_POLL_SECONDS', 2, 1, 60),
     ...readProviders(env, production),
