@@ -38,6 +38,7 @@ COPY --from=build /app/apps/server/dist apps/server/dist
 COPY --from=build /app/apps/web/dist apps/web/dist
 
 ENV NODE_ENV=production \
+  MALLOC_ARENA_MAX=2 \
   HOST=0.0.0.0 \
   PORT=3000 \
   DATA_DIR=/data \

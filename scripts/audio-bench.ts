@@ -98,6 +98,9 @@ function startServer(dataDir: string) {
       DEMO_SEED: '0',
       CARRIER_SIMULATOR: '1',
       AUDIO_STREAM_PER_MINUTE: '100000000',
+      // As `npm run serve` and the Docker image run it: glibc keeps two malloc arenas instead of
+      // one per threadpool thread reading the file, which otherwise hold tens of MB (docs/operations.md).
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
       PRESSURE_MAX_IN_FLIGHT: '0',
     },
