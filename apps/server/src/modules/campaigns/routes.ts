@@ -30,8 +30,7 @@ import type { CampaignsService } from './service.ts';
 import type { ContestService } from './contest-service.ts';
 import { REPORT_SIMULATOR_PATH, SIMULATED_REPORTS } from './report.ts';
 import multipart from '@fastify/multipart';
-import { notFound } from '../../errors.ts';
-import { readImage, uploadError } from '../covers/routes.ts';
+import { readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
 import { BANNER_FILE_PATTERN, BANNER_LIMITS, type CampaignBanners } from './banner.ts';
 
 const errors = {
@@ -297,23 +296,10 @@ export async function bannerRoutes(app: FastifyInstance, banners: CampaignBanner
     );
   });
 
-  app.get<{ Params: { file: string } }>(
-    '/images/campaigns/:file',
-    {
-      schema: {
-        hide: true,
-        params: Type.Object({ file: Type.String({ pattern: BANNER_FILE_PATTERN }) }),
-        response: { 400: ErrorBody, 404: ErrorBody },
-      },
-    },
-    async (req, reply) => {
-      const found = await banners.read(req.params.file);
-      if (!found) throw notFound('There is no such banner.');
-      return reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .type('image/webp')
-        .send(found.body);
-    },
-  );
+  serveStoredImages(app, {
+    prefix: '/images/campaigns/',
+    pattern: BANNER_FILE_PATTERN,
+    read: (file) => banners.read(file),
+    missing: 'There is no such banner.',
+  });
 }

@@ -39,8 +39,7 @@ import {
   ShareBody,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
-import { notFound } from '../../errors.ts';
-import { readImage, uploadError } from '../covers/routes.ts';
+import { readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
 import { requireRole } from './roles.ts';
 import type { CommunityService } from './service.ts';
 import type { CommunityInbox } from './inbox.ts';
@@ -511,24 +510,11 @@ export async function communityRoutes(
     },
   );
 
-  app.get<{ Params: { file: string } }>(
-    '/images/community/:file',
-    {
-      schema: {
-        hide: true,
-        params: Type.Object({ file: Type.String({ pattern: COMMUNITY_FILE_PATTERN }) }),
-        response: { 400: ErrorBody, 404: ErrorBody },
-      },
-    },
-    async (req, reply) => {
-      const found = await images.read(req.params.file);
-      if (!found) throw notFound('There is no such picture.');
-      // Named by a hash of their bytes: a file under a name never changes.
-      return reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .type('image/webp')
-        .send(found.body);
-    },
-  );
+  // Named by a hash of their bytes: a file under a name never changes.
+  serveStoredImages(app, {
+    prefix: '/images/community/',
+    pattern: COMMUNITY_FILE_PATTERN,
+    read: (file) => images.read(file),
+    missing: 'There is no such picture.',
+  });
 }

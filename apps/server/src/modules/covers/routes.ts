@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
 import {
   AUTHORING,
   CoverAnswer,
@@ -10,7 +11,7 @@ import {
   StoryIdParams,
   coverUrl,
 } from '@kathamala/domain';
-import { AppError, invalid } from '../../errors.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import { requireViewer } from '../../plugins/auth.ts';
 import type { PublishingService } from '../publishing/service.ts';
 import type { CoversService } from './service.ts';
@@ -152,4 +153,38 @@ export async function coverRoutes(
       },
     );
   });
+}
+
+/**
+ * GET `{prefix}:file`: WebP pictures kept under names that never change (covers' kin: community
+ * pictures, campaign banners), cached for a year; `read` finds the bytes, `missing` words a 404.
+ */
+export function serveStoredImages(
+  app: FastifyInstance,
+  opts: {
+    prefix: string;
+    pattern: string;
+    read: (file: string) => Promise<{ body: Buffer } | null>;
+    missing: string;
+  },
+) {
+  app.get<{ Params: { file: string } }>(
+    `${opts.prefix}:file`,
+    {
+      schema: {
+        hide: true,
+        params: Type.Object({ file: Type.String({ pattern: opts.pattern }) }),
+        response: { 400: ErrorBody, 404: ErrorBody },
+      },
+    },
+    async (req, reply) => {
+      const found = await opts.read(req.params.file);
+      if (!found) throw notFound(opts.missing);
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        .type('image/webp')
+        .send(found.body);
+    },
+  );
 }
