@@ -75,7 +75,7 @@ describe('signup and login', () => {
       payload: body,
     });
     expect(signed.statusCode).toBe(200);
-    expect(await storedHash(body.email)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await storedHash(body.email)).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
     // The account as it was stored before: scrypt, N=2^14, r=8, p=1.
     const salt = randomBytes(16);
     const key = scryptSync(body.password.normalize('NFC'), salt, 32, { N: 16384, r: 8, p: 1 });
@@ -94,7 +94,7 @@ describe('signup and login', () => {
     const res = await login(body.password);
     expect(res.statusCode, res.body).toBe(200);
     const upgraded = await storedHash(body.email);
-    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=7168,t=5,p=1\$/);
     // The new hash logs in, and only with the password.
     expect((await login(body.password)).statusCode).toBe(200);
     expect((await login('not the password')).statusCode).toBe(401);
