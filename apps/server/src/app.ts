@@ -99,6 +99,7 @@ export async function buildApp(
   if (!memory && config.dataDir) fs.mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    poolMax: config.databasePoolMax,
     pgliteDir: memory || !config.dataDir ? null : path.join(config.dataDir, 'pglite'),
   });
   // Instances starting together take turns until the seed is done (queue schema, keys, seed).

@@ -26,9 +26,11 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 export async function openDatabase(opts: {
   databaseUrl: string | null;
   pgliteDir: string | null;
+  /** PostgreSQL connections at most (config.databasePoolMax); 10 when not given. */
+  poolMax?: number;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
     // An idle connection ended by the server (restart, failover, admin) must not crash us:
     // the pool drops it and opens a new one when next needed.
     pool.on('error', (err) =>
