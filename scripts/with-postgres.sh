@@ -7,6 +7,8 @@
 # (and PGHOST/PGPORT/PGUSER/PGDATABASE to match), then always stops the server
 # and removes the directory. Exits with CMD's status.
 #
+# WITH_POSTGRES_OPTIONS adds server settings (e.g. "-c shared_preload_libraries=pg_stat_statements").
+#
 # Durability is switched off (fsync, synchronous_commit, full_page_writes): the
 # data is thrown away anyway. initdb refuses to run as root, so as root the
 # server runs as the `postgres` user created by Debian's postgresql package.
@@ -82,7 +84,7 @@ for attempt in 1 2 3 4 5; do
   port="$(free_port)"
   PG_STARTED=1
   if as_pg "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_LOG" -w -t 60 -s start \
-    -o "-c listen_addresses=127.0.0.1 -k $PG_TMP -p $port -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+    -o "-c listen_addresses=127.0.0.1 -k $PG_TMP -p $port -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${WITH_POSTGRES_OPTIONS:-}" \
     >/dev/null 2>&1; then
     PG_PORT="$port"
     break

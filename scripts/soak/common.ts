@@ -140,7 +140,9 @@ export async function startServer(opts: {
   const log = fs.openSync(opts.log, 'a');
   const base = `http://${HOST}:${opts.port}`;
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  // SOAK_NODE_ARGS: extra flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=DIR").
+  const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: {
       ...process.env,

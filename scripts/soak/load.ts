@@ -15,7 +15,8 @@
 // Exit status 0 only with 0 5xx, 0 timeouts, 0 lost and a clean exit.
 //
 // Environment: SOAK_CONNECTIONS (100), SOAK_DURATION (s, 60), SOAK_USERS (150),
-// SOAK_LOAD_PORT (4421), DATABASE_URL, SOAK_KEEP=1 keeps the data directory.
+// SOAK_LOAD_PORT (4421), DATABASE_URL, SOAK_KEEP=1 keeps the data directory, SOAK_NODE_ARGS
+// adds flags to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import {
