@@ -632,8 +632,13 @@ export const storiesRepo = (db: Db) => {
       const letters = [...word].length;
       return db.transaction(async (tx) => {
         // The trigram index answers `%` against this threshold; set for this transaction only.
+        // Left to itself the planner walks the primary key's index and computes the similarity
+        // of every word (10 ms over 4,300 words in PGlite, on the event loop; 30 ms under load in
+        // PostgreSQL); with plain index scans off it takes the trigram index (2-3 ms).
         await tx.execute(
-          sql`select set_config('pg_trgm.similarity_threshold', ${String(similarity)}, true)`,
+          sql`select set_config('pg_trgm.similarity_threshold', ${String(similarity)}, true),
+                     set_config('enable_indexscan', 'off', true),
+                     set_config('enable_indexonlyscan', 'off', true)`,
         );
         const found = (await tx.execute(sql`
           (select word from search_words where word in (${sql.join(
