@@ -203,6 +203,7 @@ export async function buildApp(
     app,
     config,
     db: database.db,
+    readDb: database.readDb,
     queue,
     storage,
     carrier,

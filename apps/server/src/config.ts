@@ -12,9 +12,9 @@ export interface Config {
   dataDir: string | null;
   databaseUrl: string | null;
   /**
-   * PostgreSQL connections each server process may hold (DATABASE_POOL_MAX). Under a mixed load a
-   * reader whose state must be read waits for a free one behind writers' transactions: 10 held
-   * episode reads at p50 109 ms in the soak, 20-25 at 85-88 ms; 50 gained nothing more.
+   * PostgreSQL connections a server process gives its writers and jobs (DATABASE_POOL_MAX); the
+   * reading path has a quarter as many of its own (db/client.ts), and the cache bus one. 16 keeps
+   * four processes (4 x 21) inside PostgreSQL's default max_connections of 100.
    */
   databasePoolMax: number;
   publicUrl: string;
@@ -378,7 +378,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
     databaseUrl,
-    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 20, 1, 1000),
+    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 16, 1, 1000),
     publicUrl,
     imagesHost: readUrl(env, 'IMAGES_HOST', `${publicUrl}/images`),
     demoSeed: readBool(env, 'DEMO_SEED', true),

@@ -19,6 +19,8 @@ export interface Platform {
   app: FastifyInstance;
   config: Config;
   db: Db;
+  /** The database for the reading path, on connections writers do not hold (Database.readDb). */
+  readDb: Db;
   queue: JobQueue;
   storage: ObjectStorage;
   carrier: Carrier;

@@ -8,7 +8,7 @@ const aesKey = (secret: string) =>
 
 /**
  * Seals a stored secret with AES-256-GCM under `secret`; with no secret the value is kept as is
- * (the database then holds it in the clear: see decisions.md, Scale-out).
+ * (the database then holds it in the clear: see decisions.md, record 4).
  */
 export function seal(value: string, secret: string | null): string {
   if (!secret) return value;

@@ -14,6 +14,12 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface Database {
   db: Db;
+  /**
+   * The same database through connections of its own for the reading path (PostgreSQL; PGlite
+   * has one connection and this is `db`): a reader whose state must be read does not wait for a
+   * connection behind writers' transactions.
+   */
+  readDb: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
   /** PGlite only: in-process LISTEN (notices arrive before the committing call returns). */
@@ -30,13 +36,18 @@ export async function openDatabase(opts: {
   poolMax?: number;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolMax ?? 10 });
+    const max = opts.poolMax ?? 10;
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
+    const readPool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: Math.max(2, Math.ceil(max / 4)),
+    });
     // An idle connection ended by the server (restart, failover, admin) must not crash us:
     // the pool drops it and opens a new one when next needed.
-    pool.on('error', (err) =>
-      console.error(`PostgreSQL closed an idle connection: ${err.message}`),
-    );
+    for (const p of [pool, readPool])
+      p.on('error', (err) => console.error(`PostgreSQL closed an idle connection: ${err.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const readDb = drizzlePg(readPool, { schema }) as unknown as Db;
     // Two servers starting at once must not both migrate.
     const client = await pool.connect();
     try {
@@ -46,7 +57,14 @@ export async function openDatabase(opts: {
       await client.query('select pg_advisory_unlock(727001)').catch(() => {});
       client.release();
     }
-    return { db, kind: 'postgres', close: () => pool.end() };
+    return {
+      db,
+      readDb,
+      kind: 'postgres',
+      close: async () => {
+        await Promise.all([pool.end(), readPool.end()]);
+      },
+    };
   }
   const client = await PGlite.create({
     ...(opts.pgliteDir ? { dataDir: opts.pgliteDir } : {}),
@@ -57,6 +75,7 @@ export async function openDatabase(opts: {
   await db.execute(sql`select 1`);
   return {
     db,
+    readDb: db,
     kind: 'pglite',
     close: () => client.close(),
     listen: (channel, onNotice) => client.listen(channel, onNotice),

@@ -4,8 +4,10 @@ import { storiesService } from './service.ts';
 import { storyRoutes } from './routes.ts';
 
 /** Reading: lists, search, story details and episodes, and what drops their cached answers. */
-export async function storiesModule({ app, db, cache, changes, responseCache }: Platform) {
-  const repo = storiesRepo(db);
+export async function storiesModule({ app, readDb, cache, changes, responseCache }: Platform) {
+  // On the reading path's own connections: an episode whose reader's state was dropped by their
+  // rating is read without waiting behind other readers' writes.
+  const repo = storiesRepo(readDb);
   // Stories and authors saved before Singlish keys existed get theirs once (batched; cheap after).
   await repo.backfillSinglishKeys();
   const stories = storiesService(repo, cache);
