@@ -236,10 +236,10 @@ export async function buildApp(
   const leaderboard = leaderboardModule(platform);
   await notificationsModule(platform);
   const mail = await mailModule(platform);
-  await communityModule(platform);
+  const { community } = await communityModule(platform);
   await moderationModule(platform);
-  await oauthModule(platform, { auth, mail });
-  await campaignsModule(platform);
+  const oauth = await oauthModule(platform, { auth, mail });
+  const { campaigns, contests } = await campaignsModule(platform);
 
   // The demo stories go through the same publishing path as every author's.
   const seeded =
@@ -258,7 +258,14 @@ export async function buildApp(
   await releaseStartup();
 
   // Last: its not-found handler renders every address no route above answers.
-  await pagesModule(platform, { stories, leaderboard });
+  await pagesModule(platform, {
+    stories,
+    leaderboard,
+    community,
+    signIn: oauth,
+    campaigns,
+    contests,
+  });
 
   app.addHook('onClose', async () => {
     await bus.close();

@@ -6,14 +6,7 @@ import { reportJobs } from './report.ts';
 import { campaignBanners } from './banner.ts';
 
 /** Campaigns: questionnaires answered by mobile, writing contests and their rankings, ad metrics. */
-export async function campaignsModule({
-  app,
-  db,
-  queue,
-  carrier,
-  config,
-  storage,
-}: Platform): Promise<void> {
+export async function campaignsModule({ app, db, queue, carrier, config, storage }: Platform) {
   // In development and in the demo (the carrier is the simulator, as under `npm start`) the
   // site's own origin serves the report simulator: exempt from the checks. Never in a deployment.
   const demo = !config.production || config.smsProvider === 'simulator';
@@ -29,8 +22,10 @@ export async function campaignsModule({
     report,
   });
   campaignRoutes(app, campaigns);
-  contestRoutes(app, contestService({ db, minAgeDays: config.campaigns.contestMinAccountAgeDays }));
+  const contests = contestService({ db, minAgeDays: config.campaigns.contestMinAccountAgeDays });
+  contestRoutes(app, contests);
   await bannerRoutes(app, campaignBanners(db, storage));
   if (demo) reportSimulatorRoutes(app);
   await reportJobs(queue, db, report);
+  return { campaigns, contests };
 }

@@ -2,19 +2,15 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ResultCode } from '@kathamala/domain';
 import type { Platform } from '../../platform.ts';
-import type { StoriesService } from '../stories/service.ts';
-import type { LeaderboardService } from '../leaderboard/service.ts';
 import { loadWebBuild } from './ssr.ts';
-import { pageRoutes } from './routes.ts';
+import { pageRoutes, type PageServices } from './routes.ts';
 
 /**
  * The web app: its built files, the server-rendered pages (and what drops them), and the
  * not-found handler, which renders the app's other pages for browsers and answers JSON 404s.
+ * The pages read their data from the other modules' services, as a visitor.
  */
-export async function pagesModule(
-  { app, config, changes }: Platform,
-  deps: { stories: StoriesService; leaderboard: LeaderboardService },
-) {
+export async function pagesModule({ app, config, changes }: Platform, deps: PageServices) {
   const web = await loadWebBuild(config.webDist);
   if (web) {
     await app.register(fastifyStatic, {
@@ -34,9 +30,8 @@ export async function pagesModule(
     });
   }
   const pages = pageRoutes(app, {
+    ...deps,
     web,
-    stories: deps.stories,
-    leaderboard: deps.leaderboard,
     config: { imagesHost: config.imagesHost, publicUrl: config.publicUrl },
   });
   changes.on((c) => {

@@ -15,6 +15,7 @@ import {
   type LeaderboardBy,
   type LeaderboardPeriod,
   type ClientConfig,
+  type SignInProvidersAnswer,
   type UiLang,
 } from '@kathamala/domain';
 import { AppError } from '../../errors.ts';
@@ -26,6 +27,10 @@ import {
 } from '../../plugins/response-cache.ts';
 import type { StoriesService } from '../stories/service.ts';
 import type { LeaderboardService } from '../leaderboard/service.ts';
+import type { CommunityService } from '../community/service.ts';
+import type { OAuthService } from '../oauth/service.ts';
+import type { CampaignsService } from '../campaigns/service.ts';
+import type { ContestService } from '../campaigns/contest-service.ts';
 import { composePage, type WebBuild } from './ssr.ts';
 
 /** Client-side routes that exist; anything else renders the app's 404 page with status 404. */
@@ -70,15 +75,20 @@ const PAGE_HEADERS = {
   vary: 'Cookie',
 };
 
+/** The services whose answers to a visitor the pages show (app.ts passes them in). */
+export interface PageServices {
+  stories: StoriesService;
+  leaderboard: LeaderboardService;
+  community: CommunityService;
+  signIn: Pick<OAuthService, 'providers'>;
+  campaigns: CampaignsService;
+  contests: ContestService;
+}
+
 /** Server-rendered pages: public pages get their data prefetched so their text is in the HTML. */
 export function pageRoutes(
   app: FastifyInstance,
-  deps: {
-    web: WebBuild | null;
-    stories: StoriesService;
-    leaderboard: LeaderboardService;
-    config: ClientConfig;
-  },
+  deps: PageServices & { web: WebBuild | null; config: ClientConfig },
 ) {
   // Covers on this site's own /images/ go by path: the address repeats three times per cover
   // (src and srcset), and share tags make it absolute again.
@@ -89,21 +99,22 @@ export function pageRoutes(
       : deps.config;
 
   /**
-   * The community's public reads come from its own routes, asked as a visitor (no token): the
-   * pages module knows no community service, and the answer is exactly what the page would
-   * fetch. Keeps the `object` under its path; false when the call did not succeed (404, 403).
+   * Keeps what a service answers a visitor (viewer null) under the API path whose route calls
+   * it, as that route's `object`: the page asks for it by that path. False when the service
+   * refuses (a 404 or 403 the route would answer); any other failure is the page's.
    */
-  const fromApi = async (data: Record<string, unknown>, path: string): Promise<boolean> => {
-    const res = await app.inject({
-      method: 'GET',
-      url: path,
-      headers: { accept: 'application/json' },
-    });
-    if (res.statusCode !== 200) return false;
-    const body = res.json<{ code: number; object: unknown }>();
-    if (body.code !== ResultCode.ok) return false;
-    data[path] = body.object;
-    return true;
+  const keep = async (
+    data: Record<string, unknown>,
+    path: string,
+    read: () => Promise<unknown>,
+  ): Promise<boolean> => {
+    try {
+      data[path] = await read();
+      return true;
+    } catch (e) {
+      if (e instanceof AppError) return false;
+      throw e;
+    }
   };
 
   // Rendered public pages are the same for every visitor, so a short cache spares React the work.
@@ -117,7 +128,10 @@ export function pageRoutes(
   ): Promise<{ data: BootData['data']; status: number }> => {
     const data: Record<string, unknown> = {};
     // The sign-in buttons (the wall, /login, /signup) are in the first HTML, not added after it.
-    if (SIGN_IN_PAGES.test(pathname)) await fromApi(data, SIGN_IN_PROVIDERS);
+    if (SIGN_IN_PAGES.test(pathname)) {
+      const answer: SignInProvidersAnswer = { providers: deps.signIn.providers() };
+      data[SIGN_IN_PROVIDERS] = answer;
+    }
     const trending = async () =>
       (data[apiPaths.trending()] = { trending: await deps.stories.trending() });
     // The list the address asks for (a shared link to page 3 of the newest shows it), keyed as
@@ -167,32 +181,43 @@ export function pageRoutes(
         throw e;
       }
     } else if (/^\/campaigns\/?$/.test(pathname)) {
-      await fromApi(data, campaignPaths.list());
+      await keep(data, campaignPaths.list(), () => deps.campaigns.list());
     } else if (/^\/campaigns\/\d+\/?$/.test(pathname)) {
-      // A campaign's page with its ranking as a visitor reads them (the campaigns' own routes).
+      // A campaign's page with its ranking as a visitor reads them.
       const id = Number(pathname.split('/')[2]);
-      if (!(id >= 1 && id <= MAX_ID) || !(await fromApi(data, campaignPaths.detail(id))))
+      if (
+        !(id >= 1 && id <= MAX_ID) ||
+        !(await keep(data, campaignPaths.detail(id), () => deps.campaigns.detail(id)))
+      )
         return { data, status: 404 };
-      await fromApi(data, campaignPaths.stats(id));
+      await keep(data, campaignPaths.stats(id), () => deps.contests.standings(id));
     } else if (/^\/community\/?$/.test(pathname)) {
       // The tab and page the address names, as a visitor reads them (Following is personal).
       const page = parsePage(query.get('page'));
       const tab = query.get('tab');
-      if (tab !== 'following') {
-        const path = tab === 'pinned' ? communityPaths.pinned(page) : communityPaths.feed(page);
-        await fromApi(data, path);
-      }
+      if (tab === 'pinned')
+        await keep(data, communityPaths.pinned(page), () => deps.community.pinned(page));
+      else if (tab !== 'following')
+        await keep(data, communityPaths.feed(page), () => deps.community.feed(page));
     } else if (pathname.startsWith('/community/post/')) {
       const postId = Number(pathname.split('/')[3]);
       if (!(postId >= 1 && postId <= MAX_ID)) return { data, status: 404 };
       // A post others may not see (held, rejected, removed) is no page for a visitor.
-      if (!(await fromApi(data, communityPaths.postById(postId)))) return { data, status: 404 };
-      await fromApi(data, communityPaths.comments(postId, 1));
+      const post = async () => ({ post: await deps.community.post(postId, null) });
+      if (!(await keep(data, communityPaths.postById(postId), post))) return { data, status: 404 };
+      await keep(data, communityPaths.comments(postId, 1), () =>
+        deps.community.comments(postId, null, 1),
+      );
     } else if (/^\/(community\/)?profile\/\d+\/?$/.test(pathname)) {
       const userId = Number(/(\d+)\/?$/.exec(pathname)![1]);
       if (!(userId >= 1 && userId <= MAX_ID)) return { data, status: 404 };
-      if (!(await fromApi(data, communityPaths.profile(userId)))) return { data, status: 404 };
-      await fromApi(data, communityPaths.timeline(userId, parsePage(query.get('page'))));
+      const profile = () => deps.community.profile(userId, null);
+      if (!(await keep(data, communityPaths.profile(userId), profile)))
+        return { data, status: 404 };
+      const page = parsePage(query.get('page'));
+      await keep(data, communityPaths.timeline(userId, page), () =>
+        deps.community.timeline(userId, null, page),
+      );
     } else if (pathname.startsWith('/details/')) {
       const [, , id, part] = pathname.split('/');
       const storyId = Number(id);
