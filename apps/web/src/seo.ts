@@ -21,23 +21,9 @@ import {
 } from '@kathamala/domain';
 import { translator, type MessageKey, type Translate } from './i18n/index.tsx';
 import { campaignMeta } from './features/campaigns/meta.ts';
+import { pageTitle, SITE_NAME, type PageMeta } from './page-title.ts';
 
-export const SITE_NAME = 'Kathamala';
 const DESCRIPTION_GRAPHEMES = 200;
-
-/** The browser title of a page: '{page} – Kathamala', or the site title for the home page. */
-export const pageTitle = (t: Translate, title?: string): string =>
-  title ? `${title} – ${SITE_NAME}` : t('meta.homeTitle');
-
-export interface PageMeta {
-  title: string;
-  description: string;
-  /** Path (and query, where it names the content) of the canonical address. */
-  canonicalPath: string;
-  image?: string;
-  type: 'website' | 'article' | 'profile';
-  noindex?: boolean;
-}
 
 const categoryName = (
   slug: string | null,

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useI18n } from './i18n/index.tsx';
-import { pageTitle } from './seo.ts';
+import { pageTitle } from './page-title.ts';
 
 /** Keeps the browser title in step with the page after client navigation. */
 export function useDocumentTitle(title?: string): void {

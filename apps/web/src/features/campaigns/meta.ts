@@ -5,7 +5,7 @@ import {
   type CampaignSummary,
 } from '@kathamala/domain';
 import type { Translate } from '../../i18n/index.tsx';
-import { pageTitle, type PageMeta } from '../../seo.ts';
+import { pageTitle, type PageMeta } from '../../page-title.ts';
 
 /**
  * Share tags of the campaign pages: the list, and a campaign (its title and description in the
