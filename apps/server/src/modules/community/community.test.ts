@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
-import { communityPaths as paths } from '@kathamala/domain';
+import { apiPaths, communityPaths as paths } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import { deliverNotices } from './notices.ts';
 
@@ -565,6 +565,52 @@ describe('notifications', () => {
     expect(page.list[0]).toMatchObject({ actor: { userId: userOf(fan) }, read: false });
     expect((await call('GET', paths.notifications(), writer)).json().object.unread).toBe(0);
     expect((await call('GET', paths.notifications(), null)).statusCode).toBe(401);
+  });
+});
+
+describe('the menu badge', () => {
+  /** What the bell's badge shows: GET /api/v1/firebase/notifications/unread. */
+  const badge = async (token: string) => {
+    const res = await call('GET', apiPaths.unreadNotifications(), token);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().object.unread as number;
+  };
+
+  it('counts the reader’s unread community notifications until the drawer lists them', async () => {
+    const writer = await member('Badge Writer');
+    const fan = await member('Badge Fan');
+    const other = await member('Badge Other');
+    const { postId } = await post(writer, 'Count me in');
+    const { postId: otherPostId } = await post(other, 'Not yours');
+    const [before, otherBefore] = [await badge(writer), await badge(other)];
+
+    await call('PUT', paths.like(), fan, { post_id: postId });
+    await call('POST', paths.comment(), fan, { post_id: postId, comment: 'Lovely' });
+    // Another reader's notice never reaches the writer's badge.
+    await call('PUT', paths.like(), fan, { post_id: otherPostId });
+    expect(
+      await waitFor(
+        async () =>
+          (await noticesOf(userOf(writer))).length === 2 &&
+          (await noticesOf(userOf(other))).length === 1,
+      ),
+    ).toBe(true);
+    expect(await badge(writer)).toBe(before + 2);
+    expect(await badge(other)).toBe(otherBefore + 1);
+
+    // Opening the drawer loads both of its lists; the community's marks its notices read.
+    expect((await call('GET', apiPaths.notifications(), writer)).statusCode).toBe(200);
+    const listed = (await call('GET', paths.notifications(), writer)).json().object;
+    expect(listed.unread).toBe(2);
+    expect(await badge(writer)).toBe(0);
+    expect(await badge(other)).toBe(otherBefore + 1);
+
+    // A later like counts again, once.
+    const late = await member('Badge Late');
+    await call('PUT', paths.like(), late, { post_id: postId });
+    expect(await waitFor(async () => (await noticesOf(userOf(writer))).length === 3)).toBe(true);
+    expect(await badge(writer)).toBe(1);
+    expect((await call('GET', apiPaths.unreadNotifications(), null)).statusCode).toBe(401);
   });
 });
 

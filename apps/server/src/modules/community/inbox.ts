@@ -61,10 +61,12 @@ export function communityInbox(deps: {
         left join community_profiles pr on pr.user_id = n.actor_id
         where n.user_id = ${viewer.userId}
         order by n.id desc limit ${size + 1} offset ${(page - 1) * size}`);
-      if (page === 1 && unread > 0)
+      // Up to the newest one listed: a notification arriving meanwhile stays unread (and on
+      // the menu badge, which counts these too) until the drawer shows it.
+      if (page === 1 && unread > 0 && found[0])
         await db.execute(sql`
           update community_notifications set read_at = now()
-          where user_id = ${viewer.userId} and read_at is null`);
+          where user_id = ${viewer.userId} and read_at is null and id <= ${Number(found[0].id)}`);
       return {
         list: found.slice(0, size).map((n): CommunityNotification => ({
           id: Number(n.id),

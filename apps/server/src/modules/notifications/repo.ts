@@ -195,12 +195,19 @@ export const notificationsRepo = (db: Db) => {
         from listed l
         order by l."createdAt" desc, l.id desc`),
 
+    /**
+     * The menu badge: the user's unread notifications of stories and of the community
+     * (community_notifications, read in the same drawer), in one statement: it is polled.
+     */
     unread: async (userId: number) =>
       Number(
         (
           await one<{ n: number }>(sql`
-            select count(*)::int as n from notifications
-            where user_id = ${userId} and read_at is null`)
+            select (
+              (select count(*) from notifications where user_id = ${userId} and read_at is null)
+              + (select count(*) from community_notifications
+                  where user_id = ${userId} and read_at is null)
+            )::int as n`)
         )?.n ?? 0,
       ),
 

@@ -210,7 +210,7 @@ export function notificationsService(deps: NotificationsDeps) {
       };
     },
 
-    /** The unread count for the menu badge; marks nothing. */
+    /** The unread count for the menu badge, the community's included; marks nothing. */
     async unread(viewer: Viewer) {
       return { unread: await repo.unread(viewer.userId) };
     },
