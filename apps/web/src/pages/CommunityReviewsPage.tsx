@@ -15,7 +15,7 @@ import { SkeletonLines } from '../components/Skeleton.tsx';
 import { useSession } from '../features/auth/useSession.ts';
 import { canReview, useCommunityMe } from '../features/community/api.ts';
 import { communityPages } from '../features/community/paths.ts';
-import { ReasonDialog } from '../features/community/ReasonDialog.tsx';
+import { ReasonDialog } from '../components/ReasonDialog.tsx';
 import {
   addWord,
   decide,

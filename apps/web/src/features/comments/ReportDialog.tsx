@@ -1,9 +1,7 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ENGAGEMENT } from '@kathamala/domain';
 import { reportComment } from '../../api/engagement.ts';
-import { isApiError } from '../../api/client.ts';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useI18n, type MessageKey } from '../../i18n/index.tsx';
-import styles from './comments.module.css';
 
 /**
  * The reasons offered; the editors read the English words whatever the reader's language, so the
@@ -24,7 +22,7 @@ export const reportReason = (reason: string, details: string): string => {
 };
 
 /**
- * A small modal dialog asking why a comment is reported; says thanks once it is in the queue.
+ * The reason dialog asking why a comment is reported; says thanks once it is in the queue.
  * `send` and `title` report something else the same way (a community post or profile).
  */
 export function ReportDialog(props: {
@@ -34,102 +32,22 @@ export function ReportDialog(props: {
   onClose: () => void;
 }) {
   const { t } = useI18n();
-  const id = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
-  const [choice, setChoice] = useState(0);
-  const [details, setDetails] = useState('');
-  const [state, setState] = useState<'form' | 'sending' | 'done'>('form');
-  const [error, setError] = useState('');
-  const { onClose } = props;
-
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-    return () => d?.close();
-  }, []);
-
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setState('sending');
-    setError('');
-    const reason = reportReason(REPORT_REASONS[choice]!.reason, details);
-    const sent = props.send ? props.send(reason) : reportComment(props.commentId ?? 0, reason);
-    sent.then(
-      () => setState('done'),
-      (err: unknown) => {
-        setState('form');
-        setError(isApiError(err) && err.message ? err.message : t('common.error'));
-      },
-    );
-  };
-
   return (
-    <dialog
-      ref={dialog}
-      className={styles.dialog}
-      aria-labelledby={`${id}-title`}
-      onClose={onClose}
-      onCancel={onClose}
-    >
-      <h2 id={`${id}-title`} className={styles.dialogTitle}>
-        {props.title ?? t('report.title')}
-      </h2>
-      {state === 'done' ? (
-        <>
-          <p role="status">{t('report.thanks')}</p>
-          <div className={styles.dialogActions}>
-            <button type="button" className={styles.send} onClick={onClose} autoFocus>
-              {t('report.close')}
-            </button>
-          </div>
-        </>
-      ) : (
-        <form method="post" onSubmit={submit} className={styles.dialogForm}>
-          <fieldset className={styles.reasons}>
-            <legend className="visually-hidden">{t('report.why')}</legend>
-            <p aria-hidden="true">{t('report.why')}</p>
-            {REPORT_REASONS.map((r, i) => (
-              <label key={r.key} className={styles.reason}>
-                <input
-                  type="radio"
-                  name={`${id}-reason`}
-                  checked={choice === i}
-                  onChange={() => setChoice(i)}
-                />
-                {t(r.key)}
-              </label>
-            ))}
-          </fieldset>
-          <label className={styles.detailsLabel}>
-            {t('report.details')}
-            <textarea
-              className={styles.textarea}
-              rows={2}
-              value={details}
-              maxLength={ENGAGEMENT.reportReasonChars - 40}
-              onChange={(e) => setDetails(e.target.value)}
-            />
-          </label>
-          {error && (
-            <p className={styles.boxError} role="alert">
-              {error}
-            </p>
-          )}
-          <div className={styles.dialogActions}>
-            <button type="button" className={styles.quiet} onClick={onClose}>
-              {t('report.cancel')}
-            </button>
-            <button
-              type="submit"
-              className={styles.send}
-              disabled={state === 'sending'}
-              aria-busy={state === 'sending' || undefined}
-            >
-              {t('report.send')}
-            </button>
-          </div>
-        </form>
-      )}
-    </dialog>
+    <ReasonDialog
+      title={props.title ?? t('report.title')}
+      label={t('report.details')}
+      submitLabel={t('report.send')}
+      required={false}
+      rows={2}
+      maxLength={ENGAGEMENT.reportReasonChars - 40}
+      choices={{
+        question: t('report.why'),
+        options: REPORT_REASONS.map((r) => ({ label: t(r.key), reason: r.reason })),
+        compose: reportReason,
+      }}
+      thanks={t('report.thanks')}
+      send={props.send ?? ((reason) => reportComment(props.commentId ?? 0, reason))}
+      onClose={props.onClose}
+    />
   );
 }

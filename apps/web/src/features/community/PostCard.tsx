@@ -14,7 +14,7 @@ import { communityPages } from './paths.ts';
 import { PostComments } from './PostComments.tsx';
 import { PostText } from './PostText.tsx';
 import { likeOptimistically, type LikeState } from './rules.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { ShareDialog } from './ShareDialog.tsx';
 import styles from './community.module.css';
 import { Feedback } from './Feedback.tsx';

@@ -1,5 +1,5 @@
 import { sharePost } from './api.ts';
-import { ReasonDialog } from './ReasonDialog.tsx';
+import { ReasonDialog } from '../../components/ReasonDialog.tsx';
 import { useI18n } from '../../i18n/index.tsx';
 
 /** Shares a post with the viewer's followers, with an optional line of their own. */
