@@ -142,22 +142,26 @@ export async function startServer(opts: {
   const started = Date.now();
   // SOAK_NODE_ARGS: extra flags for the server's node (e.g. "--cpu-prof --cpu-prof-dir=DIR").
   const nodeArgs = (process.env.SOAK_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      HOST,
-      PORT: String(opts.port),
-      PUBLIC_URL: base,
-      DATA_DIR: opts.dataDir,
-      // No pages: the soak is about the API and the database.
-      WEB_DIST: path.join(opts.dataDir, 'no-web'),
-      NODE_ENV: 'production',
-      CARRIER_SIMULATOR: '1',
-      ...opts.env,
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        HOST,
+        PORT: String(opts.port),
+        PUBLIC_URL: base,
+        DATA_DIR: opts.dataDir,
+        // No pages: the soak is about the API and the database.
+        WEB_DIST: path.join(opts.dataDir, 'no-web'),
+        NODE_ENV: 'production',
+        CARRIER_SIMULATOR: '1',
+        ...opts.env,
+      },
+      stdio: ['ignore', log, log],
     },
-    stdio: ['ignore', log, log],
-  });
+  );
   fs.closeSync(log);
   children.add(child);
   child.once('exit', () => children.delete(child));
