@@ -5,7 +5,6 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import {
   AUDIO_LIMITS,
@@ -24,6 +23,7 @@ import {
 import { AppError, invalid } from '../../errors.ts';
 import { requireViewer } from '../../plugins/auth.ts';
 import { noFfmpeg, type AudioService } from './service.ts';
+import { acceptUploads } from '../covers/routes.ts';
 
 const FIELD = 'audio';
 const MB = 1024 * 1024;
@@ -128,12 +128,7 @@ export async function audioRoutes(app: FastifyInstance, audio: AudioService) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true });
-    scope.setErrorHandler((error) => {
-      const mapped = uploadError(error);
-      if (mapped instanceof Error) throw mapped;
-      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
-    });
+    await acceptUploads(scope, uploadError);
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/v1/author/audio/upload/:id',
       {

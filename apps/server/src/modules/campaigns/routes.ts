@@ -29,8 +29,7 @@ import { requireRole } from '../community/roles.ts';
 import type { CampaignsService } from './service.ts';
 import type { ContestService } from './contest-service.ts';
 import { REPORT_SIMULATOR_PATH, SIMULATED_REPORTS } from './report.ts';
-import multipart from '@fastify/multipart';
-import { readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
+import { acceptUploads, readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
 import { BANNER_FILE_PATTERN, BANNER_LIMITS, type CampaignBanners } from './banner.ts';
 
 const errors = {
@@ -262,12 +261,7 @@ export function reportSimulatorRoutes(app: FastifyInstance) {
 export async function bannerRoutes(app: FastifyInstance, banners: CampaignBanners) {
   const form = { maxBytes: BANNER_LIMITS.maxBytes, noun: 'banner' };
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true });
-    scope.setErrorHandler((error) => {
-      const mapped = uploadError(error, form);
-      if (mapped instanceof Error) throw mapped;
-      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
-    });
+    await acceptUploads(scope, (e) => uploadError(e, form));
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       paths.banner(),
       {

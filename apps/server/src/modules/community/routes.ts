@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import {
   AuditPage,
@@ -39,7 +38,7 @@ import {
   ShareBody,
 } from '@kathamala/domain';
 import { requireViewer } from '../../plugins/auth.ts';
-import { readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
+import { acceptUploads, readImage, serveStoredImages, uploadError } from '../covers/routes.ts';
 import { requireRole } from './roles.ts';
 import type { CommunityService } from './service.ts';
 import type { CommunityInbox } from './inbox.ts';
@@ -463,12 +462,7 @@ export async function communityRoutes(
 
   const form = { maxBytes: COMMUNITY.imageBytes, noun: 'picture' };
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true });
-    scope.setErrorHandler((error) => {
-      const mapped = uploadError(error, form);
-      if (mapped instanceof Error) throw mapped;
-      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
-    });
+    await acceptUploads(scope, (e) => uploadError(e, form));
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/v1/community/image/upload/:a/:b',
       {

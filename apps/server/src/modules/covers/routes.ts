@@ -58,6 +58,25 @@ export function uploadError(error: unknown, form: UploadForm = COVER_FORM): unkn
   return error;
 }
 
+/**
+ * Makes `scope` parse multipart forms and answer their failures in `words`' sentences (such as
+ * uploadError's): a wrong content type fails before the handler, so it must say what the route
+ * wants, not "send JSON". Every upload route's scope calls this first.
+ */
+export async function acceptUploads(
+  scope: FastifyInstance,
+  words: (error: unknown) => unknown,
+): Promise<void> {
+  await scope.register(multipart, { throwFileSizeLimit: true });
+  scope.setErrorHandler((error) => {
+    const mapped = words(error);
+    // Rethrown, a plain object (the rate limiter's 429) would go out as a normal answer: keep it
+    // an Error so the app's handler answers it.
+    if (mapped instanceof Error) throw mapped;
+    throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
+  });
+}
+
 /** The uploaded file's bytes; a missing file, another field or a broken form is a 4xx. */
 export async function readImage(
   req: FastifyRequest,
@@ -99,15 +118,7 @@ export async function coverRoutes(
   opts: { imagesHost?: string; uploadsPerMinute?: number } = {},
 ) {
   await app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: true });
-    // A wrong content type fails before the handler; say what this route wants, not "send JSON".
-    scope.setErrorHandler((error) => {
-      const mapped = uploadError(error);
-      // Rethrown, a plain object (the rate limiter's 429) would go out as a normal answer:
-      // keep it an Error so the app's handler answers it.
-      if (mapped instanceof Error) throw mapped;
-      throw Object.assign(new Error(String((mapped as { message?: unknown }).message)), mapped);
-    });
+    await acceptUploads(scope, uploadError);
 
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/v1/upload-story-cover/upload/:id',
