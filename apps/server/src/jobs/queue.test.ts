@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 import { startJobQueue, type JobQueue } from './queue.ts';
 import { drizzleExecutor } from './sql.ts';
-import { freshPostgres } from '../test/helpers.ts';
+import { countTurns, freshPostgres } from '../test/helpers.ts';
 
 /** Where a test's data lives: a fresh PostgreSQL database when DATABASE_URL is set, else PGlite. */
 async function freshTarget(pgliteOnDisk: boolean) {
@@ -97,6 +97,23 @@ describe('job queue', () => {
     } finally {
       await slow.stop();
     }
+  });
+
+  it('lets the event loop turn between jobs, so a backlog never holds up requests', async () => {
+    const backlog = 12;
+    for (let n = 0; n < backlog; n++) await queue.send('turns-test', { n });
+    const seen: number[] = [];
+    const turns = countTurns();
+    try {
+      await queue.work<{ n: number }>('turns-test', async () => {
+        seen.push(turns.now());
+      });
+      await eventually(() => seen.length === backlog);
+    } finally {
+      turns.stop();
+    }
+    // Each job started on a turn of its own, none in the turn its predecessor ended in.
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]!);
   });
 
   it('does not run a job before startAfter, and runs it after', async () => {

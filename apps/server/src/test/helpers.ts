@@ -148,3 +148,18 @@ export async function clearOfRateWindowEnd(windowMs = 60_000, marginMs = 10_000)
   const left = windowMs - (Date.now() % windowMs);
   if (left < marginMs) await new Promise((r) => setTimeout(r, left + 250));
 }
+
+/**
+ * Counts turns of the event loop until stopped (a socket is read on each): what ran on separate
+ * turns shows as different counts. Stop it, or it keeps the loop spinning.
+ */
+export function countTurns(): { now(): number; stop(): void } {
+  let turns = 0;
+  let counting = true;
+  const count = () => {
+    turns++;
+    if (counting) setImmediate(count);
+  };
+  setImmediate(count);
+  return { now: () => turns, stop: () => void (counting = false) };
+}
