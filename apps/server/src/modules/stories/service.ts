@@ -34,6 +34,9 @@ const LONG_WORD_SIMILARITY = 0.2;
 const STORIES_KEPT = 5_000;
 const PARTS_KEPT = 5_000;
 const VIEWER_STATES_KEPT = 50_000;
+/** Query words whose typo candidates are kept, and for how long (ms). */
+const TYPO_WORDS_KEPT = 5_000;
+const TYPO_WORDS_MS = 60_000;
 
 type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
 type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
@@ -94,6 +97,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         break;
       case 'episodes': {
         storyRows.delete(change.storyId);
+        typoWords.clear();
         const prefix = `${change.storyId}:`;
         parts.deleteWhere((key) => key.startsWith(prefix));
         break;
@@ -109,15 +113,32 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         storyRows.clear();
         seasons.clear();
         viewerStates.clear();
+        typoWords.clear();
         break;
       case 'all':
         storyRows.clear();
         parts.clear();
+        typoWords.clear();
         seasons.clear();
         viewerStates.clear();
         break;
     }
   });
+  // A word's close vocabulary words, by word: the trigram lookup is most of a search's time in
+  // the database (30 ms under load) and its answer changes only as the vocabulary does. A
+  // published or withdrawn episode drops them all; an edited title is seen within the minute.
+  const typoWords = new Memo<string, { at: number; words: string[] }>(TYPO_WORDS_KEPT, live);
+  const typoCandidates = async (word: string, typos: number, similarity: number) => {
+    const key = `${typos}:${similarity}:${word}`;
+    const kept = typoWords.get(key);
+    if (kept && Date.now() - kept.at < TYPO_WORDS_MS) return kept.words;
+    if (kept) typoWords.delete(key);
+    const found = await typoWords.load(key, async () => ({
+      at: Date.now(),
+      words: await repo.typoCandidates(word, swapVariants(word), typos, similarity),
+    }));
+    return found?.words ?? [];
+  };
   const storyRow = (id: number) => storyRows.load(id, () => repo.story(id));
   const partRow = (id: number, n: number) => parts.load(`${id}:${n}`, () => repo.part(id, n, true));
   const seasonsOf = async (seriesId: number) =>
@@ -321,9 +342,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       const fixes = new Map<string, string[]>();
       for (const word of correctableWords(queryWords(key))) {
         const typos = allowedTypos([...word].length);
-        const candidates = await repo.typoCandidates(
+        const candidates = await typoCandidates(
           word,
-          swapVariants(word),
           typos,
           typos > 1 ? LONG_WORD_SIMILARITY : SIMILARITY,
         );
