@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { PgBoss, type Job } from 'pg-boss';
 import type { Database, Db } from '../db/client.ts';
@@ -191,10 +190,6 @@ export async function startJobQueue(
     handler: (job: { id: string; data: T }) => Promise<void>,
   ) => {
     while (!stopping) {
-      // One job per turn of the event loop: on PGlite each statement runs on this thread and
-      // hands over to the next within the same turn, so a backlog of due jobs drained in one
-      // go kept requests from being read for half a second at a time.
-      await nextTurn();
       let job: Job<T> | undefined;
       try {
         [job] = await boss.fetch<T>(name);
