@@ -42,6 +42,20 @@ describe('Memo grouped by reader', () => {
     expect(await slow).toBe('old');
     expect(memo.get('3:1')).toBeUndefined();
   });
+
+  it("keeps another reader's fill that was under way when one reader's entries were dropped", async () => {
+    const memo = new Memo<string, string>(10).grouped((key) => key.split(':')[0]);
+    const finish: ((v: string) => void)[] = [];
+    const loader = () => new Promise<string>((r) => finish.push(r));
+    const mine = memo.load('3:1', loader);
+    const theirs = memo.load('4:1', loader);
+    memo.deleteGroup('3');
+    finish[0]!('mine');
+    finish[1]!('theirs');
+    await Promise.all([mine, theirs]);
+    expect(memo.get('3:1')).toBeUndefined();
+    expect(memo.get('4:1')).toBe('theirs');
+  });
 });
 
 describe('Memo fills', () => {
@@ -73,5 +87,29 @@ describe('Memo fills', () => {
     expect(await before).toBe('old');
     expect(await after).toBe('new');
     expect(memo.get('s')).toBe('new');
+  });
+
+  it('keeps a fill of another key that was under way when one key was dropped', async () => {
+    const memo = new Memo<string, string>(10);
+    const finish: ((v: string) => void)[] = [];
+    const loader = () => new Promise<string>((r) => finish.push(r));
+    const dropped = memo.load('s', loader);
+    const other = memo.load('t', loader);
+    memo.delete('s');
+    finish[0]!('old');
+    finish[1]!('row');
+    await Promise.all([dropped, other]);
+    expect(memo.get('s')).toBeUndefined();
+    expect(memo.get('t')).toBe('row');
+  });
+
+  it('keeps no fill that was under way when everything was dropped', async () => {
+    const memo = new Memo<string, string>(10);
+    let finish: (v: string) => void = () => {};
+    const before = memo.load('t', () => new Promise<string>((r) => (finish = r)));
+    memo.clear();
+    finish('old');
+    expect(await before).toBe('old');
+    expect(memo.get('t')).toBeUndefined();
   });
 });

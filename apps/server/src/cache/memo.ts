@@ -1,7 +1,15 @@
+/** A fill under way. */
+interface Flight<V> {
+  generation: number;
+  stale: boolean;
+  value: Promise<V | undefined>;
+}
+
 /**
  * A bounded in-memory map filled from the database, safe against a change that lands while a
- * fill is in flight: every drop moves a generation on, and a fill that began before it is not kept
- * (the reader still gets its answer; the next one reads again).
+ * fill is in flight: a fill that began before a drop of its key is not kept (the reader still
+ * gets its answer; the next one reads again). Dropping one key or one group spoils only those
+ * keys' fills: under a stream of one reader's writes, everyone else's fills still land.
  */
 export class Memo<K, V> {
   private readonly entries = new Map<K, V>();
@@ -32,7 +40,8 @@ export class Memo<K, V> {
 
   /** Drops the entries of one group (a memo made grouped()). */
   deleteGroup(group: unknown): void {
-    this.generation++;
+    for (const [key, flight] of this.flights)
+      if (this.groupOf?.(key) === group) flight.stale = true;
     const keys = this.groups?.get(group);
     if (!keys) return;
     this.groups!.delete(group);
@@ -44,8 +53,11 @@ export class Memo<K, V> {
     return this.entries.get(key);
   }
 
-  /** Fills in flight, each with the generation it began in. */
-  private readonly flights = new Map<K, { generation: number; value: Promise<V | undefined> }>();
+  /**
+   * Fills in flight, each with the generation it began in (moved on by drops of many keys) and
+   * whether its own key was dropped since.
+   */
+  private readonly flights = new Map<K, Flight<V>>();
 
   /**
    * The kept value, else `load()`'s, kept unless a drop happened meanwhile or it is undefined.
@@ -57,18 +69,20 @@ export class Memo<K, V> {
     const hit = this.entries.get(key);
     if (hit !== undefined) return Promise.resolve(hit);
     const flying = this.flights.get(key);
-    if (flying && flying.generation === this.generation) return flying.value;
-    const startedAt = this.generation;
-    const value = (async () => {
+    if (flying && flying.generation === this.generation && !flying.stale) return flying.value;
+    // The fill reads its own flight: a drop marks it stale while it is under way.
+    const flight = { generation: this.generation, stale: false } as Flight<V>;
+    const value = (flight.value = (async () => {
       const found = await load();
-      if (found !== undefined && startedAt === this.generation && this.live()) this.set(key, found);
+      const current = flight.generation === this.generation && !flight.stale;
+      if (found !== undefined && current && this.live()) this.set(key, found);
       return found;
-    })();
+    })());
     const landed = () => {
-      if (this.flights.get(key)?.value === value) this.flights.delete(key);
+      if (this.flights.get(key) === flight) this.flights.delete(key);
     };
     value.then(landed, landed);
-    this.flights.set(key, { generation: startedAt, value });
+    this.flights.set(key, flight);
     return value;
   }
 
@@ -97,7 +111,8 @@ export class Memo<K, V> {
 
   /** Drops one entry. */
   delete(key: K): void {
-    this.generation++;
+    const flying = this.flights.get(key);
+    if (flying) flying.stale = true;
     this.forget(key);
   }
 
