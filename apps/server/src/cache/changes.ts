@@ -9,7 +9,8 @@ export type Change =
   /** A story's episodes (added, edited, published, withdrawn); its row changes too when counts do. */
   | { kind: 'episodes'; storyId: number }
   | { kind: 'stories' }
-  | { kind: 'viewer'; userId: number }
+  /** One reader's own state: of one story (a rating, bookmark or alert), or all of it. */
+  | { kind: 'viewer'; userId: number; storyId?: number }
   | { kind: 'members' }
   /** Public lists and rendered pages (announced by the instance that changed them). */
   | { kind: 'public' }
@@ -34,8 +35,11 @@ export function parseChange(payload: string): Change | null {
       return id === null ? null : { kind, id };
     }
     case 'viewer': {
-      const userId = positiveInt(arg);
-      return userId === null ? null : { kind, userId };
+      const [user = '', story, ...rest] = arg.split(':');
+      const userId = positiveInt(user);
+      const storyId = story === undefined ? undefined : positiveInt(story);
+      if (userId === null || storyId === null || rest.length > 0) return null;
+      return storyId === undefined ? { kind, userId } : { kind, userId, storyId };
     }
     case 'episodes': {
       const storyId = positiveInt(arg);

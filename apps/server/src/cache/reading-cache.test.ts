@@ -24,6 +24,14 @@ afterAll(() => t?.close());
 const read = (token: string, n = 1, id = storyId) =>
   t.app.inject({ url: apiPaths.part(id, n), headers: bearer(token) });
 
+const rate = (token: string, id: number, rating: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: apiPaths.rate(id),
+    headers: bearer(token),
+    payload: { rating },
+  });
+
 /** Writes as an admin or a job would, then waits for its notices (on PostgreSQL they travel). */
 const write = async (statement: ReturnType<typeof sql>) => {
   await t.database.db.execute(statement);
@@ -59,6 +67,26 @@ describe('reading from memory', () => {
     const fresh = await read(reader);
     expect(fresh.statusCode).toBe(200);
     expect(fresh.json().object.story.title).toBe('Loud');
+  });
+});
+
+describe('a reader rating as they read', () => {
+  it('keeps their state of their other stories in memory', async () => {
+    const other = await t.createStory(author.token);
+    await t.publishEpisode(author.token, other, 'Other');
+    const token = await t.signup('Both');
+    expect((await read(token)).json().object.bookmarked).toBe(false);
+    expect((await read(token, 1, other)).statusCode).toBe(200);
+    // A bookmark that no notice announces: while the reader's state of that story is kept,
+    // reads do not see it.
+    await behindTheCachesBack(
+      sql`insert into bookmarks (user_id, story_id) values (${userOf(token)}, ${storyId})`,
+    );
+    const rated = await rate(token, other, '5');
+    expect(rated.statusCode, rated.body).toBe(200);
+    expect((await read(token, 1, other)).json().object.userRating).toBe(5);
+    // The rating dropped the rated story's state only.
+    expect((await read(token)).json().object.bookmarked).toBe(false);
   });
 });
 
@@ -114,12 +142,7 @@ describe('the next request sees', () => {
   it("the reader's own rating and bookmark", async () => {
     const token = await t.signup('Rater');
     expect((await read(token)).json().object.userRating).toBeNull();
-    const rated = await t.app.inject({
-      method: 'POST',
-      url: apiPaths.rate(storyId),
-      headers: bearer(token),
-      payload: { rating: '4' },
-    });
+    const rated = await rate(token, storyId, '4');
     expect(rated.statusCode, rated.body).toBe(200);
     const after = (await read(token)).json().object;
     expect(after.userRating).toBe(4);

@@ -101,7 +101,8 @@ export function audioService(deps: AudioDeps) {
         byPrefix.deleteWhere((_k, t) => t.storyId === change.id);
         break;
       case 'viewer':
-        positions.deleteGroup(String(change.userId));
+        // A story's rating, bookmark or alert (storyId) leaves the positions as they were.
+        if (!change.storyId) positions.deleteGroup(String(change.userId));
         break;
       case 'stories':
       case 'all':

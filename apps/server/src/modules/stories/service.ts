@@ -103,7 +103,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         break;
       }
       case 'viewer':
-        viewerStates.deleteGroup(String(change.userId));
+        // A rating or bookmark changes one story's state; the reader's others stay warm.
+        if (change.storyId) viewerStates.delete(`${change.userId}:${change.storyId}`);
+        else viewerStates.deleteGroup(String(change.userId));
         break;
       case 'members':
         viewerStates.clear();
