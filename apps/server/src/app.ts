@@ -224,7 +224,7 @@ export async function buildApp(
   const auth = authModule(platform);
   const { stories, repo } = await storiesModule(platform);
   const { publishing, covers } = await publishingModule(platform, auth);
-  commentsModule(platform);
+  commentsModule(platform, stories);
   metaModule(platform, repo);
   healthModule(platform);
   const engagement = await engagementModule(platform, auth);

@@ -1,8 +1,9 @@
 import type { Platform } from '../../platform.ts';
+import type { StoriesService } from '../stories/service.ts';
 import { commentsService } from './service.ts';
 import { commentRoutes } from './routes.ts';
 
-/** Comments and replies on stories. */
-export function commentsModule({ app, db, queue }: Platform) {
-  commentRoutes(app, commentsService({ db, queue }));
+/** Comments and replies on stories; the stories they are on come from the stories service. */
+export function commentsModule({ app, db, queue }: Platform, stories: StoriesService) {
+  commentRoutes(app, commentsService({ db, queue, story: stories.story }));
 }

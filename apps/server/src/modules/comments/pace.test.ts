@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { apiPaths } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import type { Viewer } from '../../auth/viewer.ts';
+import { storiesRepo } from '../stories/repo.ts';
 import { commentsService } from './service.ts';
 import { POSTING_PACE } from './pace.ts';
 
@@ -118,7 +119,13 @@ describe('the posting pace (a token bucket per account)', () => {
     const reader = await readerSince(30);
     const viewer = { userId: userOf(reader) } as Viewer;
     // Two services on the one database, as two instances of the server would be.
-    const instances = [0, 1].map(() => commentsService({ db: t.database.db, queue: t.queue }));
+    const instances = [0, 1].map(() =>
+      commentsService({
+        db: t.database.db,
+        queue: t.queue,
+        story: storiesRepo(t.database.db).story,
+      }),
+    );
     const results: string[] = [];
     for (let i = 0; i < established.burst + 2; i++)
       await instances[i % 2]!.post(viewer, { ...part!, feedback: `instance ${i % 2}: ${i}` }).then(

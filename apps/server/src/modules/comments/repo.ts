@@ -62,14 +62,6 @@ export const commentsRepo = (db: Db) => {
   });
 
   return {
-    /** The user behind a story's author, or null when the author has no account any more. */
-    authorUserId: async (authorId: number) =>
-      (
-        await one<{ userId: number | null }>(
-          sql`select user_id as "userId" from authors where id = ${authorId}`,
-        )
-      )?.userId ?? null,
-
     /** A published episode of the story, by its id or by its part number. */
     publishedEpisode: (storyId: number, by: { episodeId: number } | { partNumber: number }) =>
       one<{ id: number; partNumber: number; membersOnly: boolean }>(sql`

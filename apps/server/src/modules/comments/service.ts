@@ -16,6 +16,7 @@ import { AppError, forbidden, invalid, notFound } from '../../errors.ts';
 import { recordEvent } from '../../jobs/events.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
+import type { StoriesService } from '../stories/service.ts';
 import { mayReadEpisode } from '../stories/policy.ts';
 import { takePostingToken } from './pace.ts';
 import { commentsRepo, type CommentRow, type CommentRef } from './repo.ts';
@@ -34,6 +35,8 @@ const NAME_LOOKUPS = 3;
 export interface CommentsDeps {
   db: Db;
   queue: JobQueue;
+  /** A story's row (the stories service keeps them: a comment reads no story from the database). */
+  story: StoriesService['story'];
 }
 
 // Text that is only spaces and invisible joiners says nothing.
@@ -115,9 +118,9 @@ export function commentsService(deps: CommentsDeps) {
 
   /** A public, released story and the user behind its author; 404 otherwise. */
   const releasedStory = async (storyId: number) => {
-    const story = await stories.story(storyId);
+    const story = await deps.story(storyId);
     if (!story || !isReleased(story)) throw storyGone();
-    return { story, authorUserId: await repo.authorUserId(story.authorId) };
+    return { story, authorUserId: story.authorUserId };
   };
 
   /** Members-only stories and episodes take part only with a subscription (SPEC.md 6). */
@@ -216,12 +219,11 @@ export function commentsService(deps: CommentsDeps) {
       storyId: number,
       partNumber: number,
     ): Promise<{ comments: Comment[]; followers: Follower[] }> {
-      const story = await stories.story(storyId);
+      const story = await deps.story(storyId);
       if (!story || !isVisible(story)) throw storyGone();
-      const authorUserId = await repo.authorUserId(story.authorId);
       const rows = await repo.topLevel(storyId, partNumber, COMMENTS_LISTED, viewer.userId);
       return {
-        comments: rows.map((r) => toComment(r, viewer.userId, authorUserId)),
+        comments: rows.map((r) => toComment(r, viewer.userId, story.authorUserId)),
         followers: await repo.followersOf(viewer.userId, FOLLOWERS_LISTED),
       };
     },
@@ -230,11 +232,10 @@ export function commentsService(deps: CommentsDeps) {
     async replies(viewer: Viewer, commentId: number): Promise<{ list: Comment[] }> {
       const comment = await repo.comment(commentId);
       if (!comment) throw commentGone();
-      const story = await stories.story(comment.storyId);
+      const story = await deps.story(comment.storyId);
       if (!story || !isVisible(story)) throw storyGone();
-      const authorUserId = await repo.authorUserId(story.authorId);
       const rows = await repo.replies(comment.id, REPLIES_LISTED, viewer.userId);
-      return { list: rows.map((r) => toComment(r, viewer.userId, authorUserId)) };
+      return { list: rows.map((r) => toComment(r, viewer.userId, story.authorUserId)) };
     },
 
     /** A comment on a published episode of the story. */

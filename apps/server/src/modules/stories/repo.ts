@@ -509,10 +509,12 @@ export const storiesRepo = (db: Db) => {
           ratingCount: number;
           releaseAt: string | Date | null;
           ready: boolean;
+          authorUserId: number | null;
         }
       >(sql`
         select ${listColumns}, s.series_id as "seriesId", b.app_id as "appId", b.keyword,
           s.rating_count as "ratingCount", s.release_at as "releaseAt",
+          a.user_id as "authorUserId",
           exists (select 1 from episodes e where e.story_id = s.id
             and e.status in ('published', 'scheduled')) as ready
         from stories s join authors a on a.id = s.author_id

@@ -393,6 +393,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       return { list };
     },
 
+    /** One story's row, kept, whether or not it is public (callers decide, as repo.story says). */
+    story: storyRow,
+
     /** The details without episode text, for anyone. */
     preview: (storyId: number, viewer: Viewer | null) => details(storyId, 1, viewer, false),
 
