@@ -16,6 +16,7 @@ import { PRODUCT_APP_ID } from '@kathamala/domain';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { engagementService } from '../apps/server/src/modules/engagement/service.ts';
+import { storiesRepo } from '../apps/server/src/modules/stories/repo.ts';
 import { statisticsService } from '../apps/server/src/modules/statistics/service.ts';
 
 /** The generated author's login (scripts/stats-bench.ts logs in with it). */
@@ -205,6 +206,7 @@ try {
       queue: built.queue,
       reissueToken: async () => '',
       invalidate: () => {},
+      story: storiesRepo(db).story,
     });
     await engagement.recomputeRatings();
     await engagement.rollup({ full: true });

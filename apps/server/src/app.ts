@@ -227,7 +227,7 @@ export async function buildApp(
   commentsModule(platform, stories);
   metaModule(platform, repo);
   healthModule(platform);
-  const engagement = await engagementModule(platform, auth);
+  const engagement = await engagementModule(platform, auth, stories);
   socialModule(platform);
   await carrierModule(platform);
   await membershipModule(platform);

@@ -4,8 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { apiPaths, PRODUCT_APP_ID } from '@kathamala/domain';
-import { bearer, createTestApp, userOf, type TestApp } from '../test/helpers.ts';
-import { engagementService } from '../modules/engagement/service.ts';
+import { bearer, createTestApp, engagementOf, userOf, type TestApp } from '../test/helpers.ts';
 
 let t: TestApp;
 let author: { token: string; authorId: number; userId: number };
@@ -147,12 +146,7 @@ describe('the next request sees', () => {
     const after = (await read(token)).json().object;
     expect(after.userRating).toBe(4);
     // The story's count follows in its ratings job (run here as the worker would): then too.
-    await engagementService({
-      db: t.database.db,
-      queue: t.queue,
-      reissueToken: async () => '',
-      invalidate: () => {},
-    }).refreshRating(storyId);
+    await engagementOf(t).refreshRating(storyId);
     await t.cacheBus.sync();
     expect((await read(token)).json().object.story.ratingCount).toBe(1);
     // Someone else's rating changes the story, not this reader's own.

@@ -4,6 +4,8 @@ import { decodeJwt } from 'jose';
 import type { SQL } from 'drizzle-orm';
 import { buildApp, type BuiltApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
+import { engagementService } from '../modules/engagement/service.ts';
+import { storiesRepo } from '../modules/stories/repo.ts';
 
 export interface TestApp extends BuiltApp {
   close(): Promise<void>;
@@ -133,6 +135,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       ((await built.database.db.execute(query)) as unknown as { rows: T[] }).rows,
   };
 }
+
+/** The engagement service on the test app's database, as a job worker runs it (roll-ups). */
+export const engagementOf = (t: TestApp) =>
+  engagementService({
+    db: t.database.db,
+    queue: t.queue,
+    reissueToken: async () => '',
+    invalidate: () => {},
+    story: storiesRepo(t.database.db).story,
+  });
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

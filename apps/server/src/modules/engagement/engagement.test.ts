@@ -8,10 +8,10 @@ import {
   type StoryDetails,
   type StoryListItem,
 } from '@kathamala/domain';
-import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, engagementOf, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD, DEMO_RATERS, demoStories } from '../../db/seed/index.ts';
 import { storiesRepo } from '../stories/repo.ts';
-import { engagementService, parseRating, ROLLUP_JOB } from './service.ts';
+import { parseRating, ROLLUP_JOB } from './service.ts';
 
 let t: TestApp;
 let all: StoryListItem[];
@@ -42,12 +42,7 @@ const details = async (storyId: number, token?: string): Promise<StoryDetails> =
  * its notice (on PostgreSQL it travels), as a reader's next request would come after it.
  */
 const settle = async (storyId: number) => {
-  await engagementService({
-    db: t.database.db,
-    queue: t.queue,
-    reissueToken: async () => '',
-    invalidate: () => {},
-  }).refreshRating(storyId);
+  await engagementOf(t).refreshRating(storyId);
   await t.cacheBus.sync();
 };
 const story = (pred: (s: StoryListItem) => boolean) => {
@@ -392,12 +387,7 @@ describe('views', () => {
   it('counts a view once per reader, part and day; the roll-up updates reads and trending', async () => {
     // The demo readers' views aside: this test counts its own from nothing.
     await t.database.db.execute(sql`delete from story_views`);
-    await engagementService({
-      db: t.database.db,
-      queue: t.queue,
-      reissueToken: async () => '',
-      invalidate: () => {},
-    }).rollup({ full: true });
+    await engagementOf(t).rollup({ full: true });
     // Read from the repo, not the API: the first API read of trending comes after the roll-up.
     const trendingBefore = (await storiesRepo(t.database.db).trending(8)).items;
     // A free story that is not trending first yet.
@@ -429,12 +419,7 @@ describe('views', () => {
     // The request never touched the story row.
     expect(await readsOf()).toBe(readsBefore);
 
-    const engagement = engagementService({
-      db: t.database.db,
-      queue: t.queue,
-      reissueToken: async () => '',
-      invalidate: () => {},
-    });
+    const engagement = engagementOf(t);
     const rolled = await engagement.rollup();
     expect(rolled.changed).toBeGreaterThan(0);
     expect(await readsOf()).toBe(readsBefore + 3);
@@ -461,13 +446,7 @@ describe('views', () => {
       )[0]!.n;
     const before = await singletons();
     // Fresh services (no memory of a job sent) all land in the same 60-second slot.
-    const fresh = () =>
-      engagementService({
-        db: t.database.db,
-        queue: t.queue,
-        reissueToken: async () => '',
-        invalidate: () => {},
-      });
+    const fresh = () => engagementOf(t);
     await fresh().scheduleRollup();
     const one = await singletons();
     expect(one - before).toBeLessThanOrEqual(1);

@@ -41,17 +41,6 @@ export const engagementRepo = (db: Db) => {
     ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 
   return {
-    /** A released story, whether it is for members and whether the viewer is one; undefined if none. */
-    publicStory: async (storyId: number, userId: number) =>
-      (
-        await rows<{ storyId: number; membersOnly: boolean; subscribed: boolean }>(sql`
-          select s.id as "storyId", s.members_only as "membersOnly",
-            exists (select 1 from subscriptions u where u.user_id = ${userId}
-              and u.app_id = coalesce(a.app_id, ${PRODUCT_APP_ID}) and u.status = 'active') as subscribed
-          from stories s join authors a on a.id = s.author_id
-          where s.id = ${storyId} and ${published}`)
-      )[0],
-
     /** A published part of a released story, with whether it is locked and the viewer subscribed. */
     publicPart: async (storyId: number, partNumber: number, userId: number) =>
       (

@@ -10,6 +10,8 @@ import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
+import { isReleased, storiesRepo } from '../stories/repo.ts';
+import type { StoriesService } from '../stories/service.ts';
 import { engagementRepo } from './repo.ts';
 
 /** The job that rolls counted views up into per-day views, reads and rating scores. */
@@ -69,6 +71,8 @@ export interface EngagementDeps {
   reissueToken(viewer: Viewer): Promise<string>;
   /** Drops cached public answers and pages after a change readers can see. */
   invalidate(): void;
+  /** A story's row (the stories service keeps them: a rating reads no story from the database). */
+  story: StoriesService['story'];
 }
 
 const subscriptionRequired = (what: string) =>
@@ -82,6 +86,7 @@ const subscriptionRequired = (what: string) =>
 export function engagementService(deps: EngagementDeps) {
   const { db, queue } = deps;
   const repo = engagementRepo(db);
+  const stories = storiesRepo(db);
 
   // Until then, a roll-up job this process sent will still see new views: none is sent.
   let rollupCoveredUntil = 0;
@@ -155,9 +160,10 @@ export function engagementService(deps: EngagementDeps) {
      */
     async rate(viewer: Viewer, storyId: number, raw: string): Promise<RateAnswer> {
       const rating = parseRating(raw);
-      const story = await repo.publicStory(storyId, viewer.userId);
-      if (!story) throw notFound(NO_STORY);
-      if (story.membersOnly && !story.subscribed) throw subscriptionRequired('rate it');
+      const story = await deps.story(storyId);
+      if (!story || !isReleased(story)) throw notFound(NO_STORY);
+      if (story.membersOnly && !(await stories.isSubscribed(viewer.userId, story.appId)))
+        throw subscriptionRequired('rate it');
       const result = await repo.rate(viewer.userId, storyId, rating);
       await scheduleRatings(storyId);
       return {

@@ -9,9 +9,8 @@ import {
   type StatsPeriod,
   type Summary,
 } from '@kathamala/domain';
-import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
+import { bearer, createTestApp, engagementOf, userOf, type TestApp } from '../../test/helpers.ts';
 import type { CarrierSimulator } from '../../adapters/simulator/simulator.ts';
-import { engagementService } from '../engagement/service.ts';
 import { addDays, dayStart, percentChange, periodDays, statisticsService } from './service.ts';
 
 let t: TestApp;
@@ -49,12 +48,7 @@ const view = async (token: string, storyId: number, partNumber: number) =>
 
 /** Both roll-ups as the jobs run them (views per story per day, then per part). */
 const rollup = async (full = true) => {
-  await engagementService({
-    db: t.database.db,
-    queue: t.queue,
-    reissueToken: async () => '',
-    invalidate: () => {},
-  }).rollup({ full });
+  await engagementOf(t).rollup({ full });
   return statisticsService({ db: t.database.db }).rollup({ full });
 };
 
