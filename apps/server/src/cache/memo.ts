@@ -86,6 +86,15 @@ export class Memo<K, V> {
     return value;
   }
 
+  /**
+   * Keeps a value made from other values kept now (so as current as they are), unless changes
+   * may go unheard; answers the value.
+   */
+  keep(key: K, value: V): V {
+    if (this.live()) this.set(key, value);
+    return value;
+  }
+
   private set(key: K, value: V) {
     if (this.entries.size >= this.max) {
       // Maps iterate in insertion order: the first key is the oldest fill.

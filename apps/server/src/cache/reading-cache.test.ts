@@ -67,6 +67,28 @@ describe('reading from memory', () => {
     expect(fresh.statusCode).toBe(200);
     expect(fresh.json().object.story.title).toBe('Loud');
   });
+
+  it("answers a reader's first read of another story from the rows read with their first", async () => {
+    const other = await t.createStory(author.token);
+    await t.publishEpisode(author.token, other, 'Another');
+    const token = await t.signup('Opener');
+    expect((await read(token)).statusCode).toBe(200);
+    // A bookmark and an alert of the other story that no notice announces: the reader's rows
+    // were read with their first story, so the other one is answered from them.
+    await behindTheCachesBack(
+      sql`insert into bookmarks (user_id, story_id) values (${userOf(token)}, ${other})`,
+    );
+    const first = (await read(token, 1, other)).json().object;
+    expect(first.bookmarked).toBe(false);
+    expect(first.userRating).toBeNull();
+    // A change announced about the reader (an alert of the other story) reads their rows anew.
+    await write(
+      sql`insert into story_alerts (user_id, story_id) values (${userOf(token)}, ${other})`,
+    );
+    const after = (await read(token, 1, other)).json().object;
+    expect(after.alertEnabled).toBe(true);
+    expect(after.bookmarked).toBe(true);
+  });
 });
 
 describe('a reader rating as they read', () => {

@@ -10,6 +10,7 @@ import {
 } from '@kathamala/domain';
 import type { Db } from '../../db/client.ts';
 import { distinctWordKeys, hasSinhala, queryKey, singlishKeyOf } from './singlish-keys.ts';
+import type { ReaderRows } from './reader-state.ts';
 
 /** Public: at least one episode out and no release date still ahead (drafts never count). */
 export const published = sql`(s.number_of_parts > 0 and (s.release_at is null or s.release_at <= now()))`;
@@ -566,27 +567,27 @@ export const storiesRepo = (db: Db) => {
         )
       ).length > 0,
 
-    /** What the details answer says about this viewer, in one round trip. */
-    viewerState: async (userId: number, storyId: number, appId: string) => {
+    /** A reader's subscriptions, ratings, bookmarks and alerts, for all their stories at once. */
+    readerRows: async (userId: number): Promise<ReaderRows> => {
       const [r] = await rows<{
-        subscribed: boolean;
-        userRating: number | null;
-        bookmarked: boolean;
-        alertEnabled: boolean;
+        apps: string[] | null;
+        ratings: [number, number][] | null;
+        bookmarks: number[] | null;
+        alerts: number[] | null;
       }>(sql`
         select
-          exists (select 1 from subscriptions where user_id = ${userId} and app_id = ${appId}
-            and status = 'active') as subscribed,
-          (select rating from ratings where user_id = ${userId} and story_id = ${storyId}) as "userRating",
-          exists (select 1 from bookmarks where user_id = ${userId} and story_id = ${storyId}) as bookmarked,
-          exists (select 1 from story_alerts where user_id = ${userId} and story_id = ${storyId}) as "alertEnabled"`);
-      // Frozen: the stories service keeps it and hands the same object to every answer.
-      return Object.freeze({
-        subscribed: Boolean(r?.subscribed),
-        userRating: r?.userRating == null ? null : Number(r.userRating),
-        bookmarked: Boolean(r?.bookmarked),
-        alertEnabled: Boolean(r?.alertEnabled),
-      });
+          array(select app_id from subscriptions where user_id = ${userId} and status = 'active') as apps,
+          (select json_agg(json_build_array(story_id, rating)) from ratings where user_id = ${userId}) as ratings,
+          array(select story_id from bookmarks where user_id = ${userId}) as bookmarks,
+          array(select story_id from story_alerts where user_id = ${userId}) as alerts`);
+      return {
+        apps: r?.apps ?? [],
+        ratings: (r?.ratings ?? []).map(
+          ([story, rating]) => [Number(story), Number(rating)] as const,
+        ),
+        bookmarks: (r?.bookmarks ?? []).map(Number),
+        alerts: (r?.alerts ?? []).map(Number),
+      };
     },
 
     /** Rebuilds the full-text document and Singlish keys of one story, or of all when no id is given. */

@@ -15,6 +15,13 @@ import type { Viewer } from '../../auth/viewer.ts';
 import { mayReadEpisode } from './policy.ts';
 import type { CacheDeps } from '../../cache/changes.ts';
 import { Memo } from '../../cache/memo.ts';
+import {
+  NO_STATE,
+  readerStateOf,
+  stateOfStory,
+  type ReaderState,
+  type ViewerState,
+} from './reader-state.ts';
 import { isReleased, isVisible, queryWords, type StoriesRepo } from './repo.ts';
 import type { AudioBooksSource } from '../audio/service.ts';
 import { allowedTypos, correctableWords, corrections, swapVariants } from './typos.ts';
@@ -34,13 +41,13 @@ const LONG_WORD_SIMILARITY = 0.2;
 const STORIES_KEPT = 5_000;
 const PARTS_KEPT = 5_000;
 const VIEWER_STATES_KEPT = 50_000;
+const READERS_KEPT = 20_000;
 /** Query words whose typo candidates are kept, and for how long (ms). */
 const TYPO_WORDS_KEPT = 5_000;
 const TYPO_WORDS_MS = 60_000;
 
 type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
 type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
-type ViewerState = Awaited<ReturnType<StoriesRepo['viewerState']>>;
 
 /** The viewer's own fields of the story details (audioBooks: their positions, their access). */
 type ViewerBits = Pick<
@@ -65,13 +72,6 @@ interface SharedKept {
 }
 /** Stands for "no part" (a story without episodes) where a part row is a key. */
 const NO_PART = {};
-/** What a visitor without an account has of their own. */
-const NO_STATE: ViewerState = Object.freeze({
-  subscribed: false,
-  userRating: null,
-  bookmarked: false,
-  alertEnabled: false,
-});
 
 /**
  * Reading: lists, search and the story details a viewer may see. Stories, published episodes and
@@ -84,10 +84,12 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const storyRows = new Memo<number, StoryRow>(STORIES_KEPT, live);
   const parts = new Memo<string, PartRow>(PARTS_KEPT, live);
   const seasons = new Memo<number, number[]>(STORIES_KEPT, live);
-  // Grouped by reader: a change of one reader's state drops theirs without walking 50,000 keys.
+  // A reader's state of one story, made from their rows of every story (`readers`): grouped by
+  // reader, so a change of one reader's state drops theirs without walking 50,000 keys.
   const viewerStates = new Memo<string, ViewerState>(VIEWER_STATES_KEPT, live).grouped((key) =>
     key.slice(0, key.indexOf(':')),
   );
+  const readers = new Memo<number, ReaderState>(READERS_KEPT, live);
   cache?.feed.on((change) => {
     switch (change.kind) {
       case 'story':
@@ -103,17 +105,21 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         break;
       }
       case 'viewer':
-        // A rating or bookmark changes one story's state; the reader's others stay warm.
+        // A rating or bookmark changes one story's state; the reader's others stay warm. Their
+        // rows go, so a story not yet kept is read anew.
+        readers.delete(change.userId);
         if (change.storyId) viewerStates.delete(`${change.userId}:${change.storyId}`);
         else viewerStates.deleteGroup(String(change.userId));
         break;
       case 'members':
+        readers.clear();
         viewerStates.clear();
         break;
       case 'stories':
         // An author's name or app: every story row, and whose subscription opens which story.
         storyRows.clear();
         seasons.clear();
+        readers.clear();
         viewerStates.clear();
         typoWords.clear();
         break;
@@ -122,6 +128,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         parts.clear();
         typoWords.clear();
         seasons.clear();
+        readers.clear();
         viewerStates.clear();
         break;
     }
@@ -157,10 +164,23 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     withBooks.set(state, { books, mine });
     return mine;
   };
+  // One statement reads a reader's rows of every story; each story's state is made from them.
   const viewerState = (userId: number, storyId: number, appId: string) =>
-    viewerStates.load(`${userId}:${storyId}`, () =>
-      repo.viewerState(userId, storyId, appId),
-    ) as Promise<ViewerState>;
+    viewerStates.load(`${userId}:${storyId}`, async () => {
+      const reader = await readers.load(userId, async () =>
+        readerStateOf(await repo.readerRows(userId)),
+      );
+      return stateOfStory(reader!, storyId, appId);
+    }) as Promise<ViewerState>;
+  /** The reader's state of a story from memory alone, or undefined. */
+  const keptViewerState = (userId: number, storyId: number, appId: string) => {
+    const key = `${userId}:${storyId}`;
+    const kept = viewerStates.get(key);
+    if (kept) return kept;
+    const reader = readers.get(userId);
+    // Made from rows kept now: no notice about this reader has come since they were read.
+    return reader && viewerStates.keep(key, stateOfStory(reader, storyId, appId));
+  };
 
   const pageOf = (
     page: number,
@@ -315,7 +335,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     const story = storyRows.get(storyId);
     // As detailsView: a story without parts has none to show, whatever is kept.
     const found = story && story.numberOfparts > 0 ? parts.get(`${storyId}:${n}`) : undefined;
-    const mine = viewerStates.get(`${viewer.userId}:${storyId}`);
+    const mine = story && keptViewerState(viewer.userId, storyId, story.appId);
     const series = story?.seriesId ? seasons.get(story.seriesId) : undefined;
     if (!story || !found || !mine || (story.seriesId && !series)) return undefined;
     const books = audio ? (audio.kept(storyId, viewer, mine.subscribed) as AudioBooks) : NO_BOOKS;
