@@ -20,17 +20,11 @@ export interface Pace {
   youngHours: number;
 }
 
-interface Row {
-  young: boolean | null;
-  tat: string | number | null;
-  now: string | number;
-}
-
 /**
- * Takes one post from the account's story-comment bucket (POSTING_PACE). Runs in the caller's
- * transaction, which holds the account's posting lock (commentsRepo's lockPoster): posts of one
- * account on every instance take turns, and a post that fails gives its token back. Answers null
- * when the post may go, else the seconds until it may.
+ * Takes one post from the account's story-comment bucket (POSTING_PACE), in the caller's
+ * transaction: the bucket's row stays locked to its end, so posts of one account on every
+ * instance take turns, and a post that fails gives its token back. Answers null when the post
+ * may go, else the seconds until it may.
  */
 export const takePostingToken = (tx: Db, userId: number): Promise<number | null> =>
   takeToken(tx, `comment-pace:${userId}`, userId, POSTING_PACE);
@@ -40,8 +34,8 @@ export const takePostingToken = (tx: Db, userId: number): Promise<number | null>
  * under `key`), as GCRA keeps a token bucket: the row holds one time, when the bucket is full
  * again (rate_limit_hits.expires_at, so the rate limits' sweep deletes a full bucket's row, and
  * a missing row is a full bucket). A token may go while that time is at most (burst - 1)
- * intervals ahead; each token moves it one interval on. The caller's transaction must hold a
- * lock that keeps the account's takes in line. Answers null, or the seconds until a token.
+ * intervals ahead; each token moves it one interval on. One statement: the upsert's row lock
+ * keeps the account's takes in line. Answers null, or the seconds until a token.
  */
 export async function takeToken(
   tx: Db,
@@ -49,26 +43,33 @@ export async function takeToken(
   userId: number,
   pace: Pace,
 ): Promise<number | null> {
+  const { established: old, young } = pace;
   const res = (await tx.execute(sql`
-    select
-      (select created_at > clock_timestamp() - make_interval(hours => ${pace.youngHours})
-         from users where id = ${userId}) as young,
-      (select (extract(epoch from expires_at) * 1000)::bigint from rate_limit_hits
-         where key = ${key} and window_start = 0) as tat,
-      (extract(epoch from clock_timestamp()) * 1000)::bigint as now`)) as unknown as {
-    rows: Row[];
+    with u as (
+      select coalesce((select created_at > clock_timestamp() - make_interval(hours => ${pace.youngHours})
+        from users where id = ${userId}), true) as young),
+    b as (
+      select clock_timestamp() as now,
+        make_interval(secs => case when u.young then ${3600 / young.perHour}::float8
+          else ${3600 / old.perHour}::float8 end) as iv,
+        case when u.young then ${young.burst}::int else ${old.burst}::int end as burst
+      from u),
+    took as (
+      insert into rate_limit_hits as r (key, window_start, hits, expires_at)
+      select ${key}, 0, 1, b.now + b.iv from b
+      on conflict (key, window_start) do update
+        set expires_at = greatest(r.expires_at, (select now from b)) + (select iv from b),
+          hits = r.hits + 1
+        where greatest(r.expires_at, (select now from b))
+          <= (select now + iv * (burst - 1) from b)
+      returning 1)
+    select exists (select 1 from took) as took,
+      (select extract(epoch from greatest(r.expires_at, b.now) - b.now - b.iv * (b.burst - 1))
+        from rate_limit_hits r, b where r.key = ${key} and r.window_start = 0)::float8 as ahead`)) as unknown as {
+    rows: { took: boolean; ahead: number | string | null }[];
   };
   const row = res.rows[0]!;
-  const bucket = row.young === false ? pace.established : pace.young;
-  const interval = 3_600_000 / bucket.perHour;
-  const now = Number(row.now);
-  const full = Math.max(now, row.tat === null ? now : Number(row.tat));
-  const ahead = full - now - interval * (bucket.burst - 1);
-  if (ahead > 0) return Math.max(1, Math.ceil(ahead / 1000));
-  await tx.execute(sql`
-    insert into rate_limit_hits as r (key, window_start, hits, expires_at)
-    values (${key}, 0, 1, to_timestamp(${full + interval} / 1000.0))
-    on conflict (key, window_start) do update
-      set expires_at = excluded.expires_at, hits = r.hits + 1`);
-  return null;
+  if (row.took) return null;
+  // The row as this statement's snapshot saw it: a take that committed meanwhile is not in it.
+  return Math.max(1, Math.ceil(Number(row.ahead ?? 0)));
 }

@@ -43,8 +43,6 @@ const shownTo = (viewerId: number) =>
   sql`(c.user_id = ${viewerId} or not exists (
     select 1 from rejected_comments rc where rc.comment_id = c.id))`;
 
-/** Keeps posts of one user in a line across server instances (the rate limit counts them). */
-const POSTING_LOCK = 727_100;
 /** Comments of a part read to find who is in its conversation. */
 const RECENT_COMMENTS = 1_000;
 
@@ -102,10 +100,6 @@ export const commentsRepo = (db: Db) => {
         select id, story_id as "storyId", part_number as "partNumber", episode_id as "episodeId",
           user_id as "userId", parent_id as "parentId"
         from comments where id = ${id} ${opts.lock ? sql`for update` : sql``}`),
-
-    /** Waits for the user's other posts in flight, so two at once cannot both pass the limit. */
-    lockPoster: (userId: number) =>
-      db.execute(sql`select pg_advisory_xact_lock(${POSTING_LOCK}, ${userId})`),
 
     insert: async (v: {
       storyId: number;

@@ -136,7 +136,6 @@ export function commentsService(deps: CommentsDeps) {
 
   /** The posting pace (pace.ts: a token bucket), kept in the database for every instance. */
   const checkPace = async (tx: Db, userId: number) => {
-    await commentsRepo(tx).lockPoster(userId);
     const wait = await takePostingToken(tx, userId);
     if (wait !== null) throw tooFast(wait);
   };
