@@ -148,6 +148,35 @@ describe('job queue', () => {
     ).toEqual([{ state: 'completed', retry_count: 1 }]);
   });
 
+  it('runs jobs fetched in a batch once each; a failing one is retried alone', async () => {
+    for (let n = 1; n <= 5; n++)
+      await queue.send('batch-test', { n }, { retryDelay: 0, retryBackoff: false });
+    const runs: number[] = [];
+    await queue.work<{ n: number }>(
+      'batch-test',
+      async (job) => {
+        runs.push(job.data.n);
+        if (job.data.n === 3 && runs.filter((n) => n === 3).length === 1)
+          throw new Error('first attempt of job 3 fails');
+      },
+      { batchSize: 10 },
+    );
+    await eventually(() => runs.length === 6);
+    await sleep(1500);
+    expect(runs.toSorted()).toEqual([1, 2, 3, 3, 4, 5]);
+    const states = (await rows(
+      database,
+      sql`select data->>'n' as n, state, retry_count from pgboss.job where name = 'batch-test' order by 1`,
+    )) as { n: string; state: string; retry_count: number }[];
+    expect(states.map((s) => [s.n, s.state, s.retry_count])).toEqual([
+      ['1', 'completed', 0],
+      ['2', 'completed', 0],
+      ['3', 'completed', 1],
+      ['4', 'completed', 0],
+      ['5', 'completed', 0],
+    ]);
+  });
+
   it('waits for a running handler when stopping, and records its job as done', async () => {
     const second = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
     let started = false;

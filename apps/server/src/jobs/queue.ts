@@ -28,10 +28,16 @@ export interface SendOptions {
 export interface JobQueue {
   /** Enqueues a job; with `tx` (a Drizzle transaction) it commits or rolls back with the caller's change. */
   send(name: string, data: object, opts?: SendOptions, tx?: Db): Promise<string | null>;
-  /** Runs `handler` for jobs of `name`; a throw fails the job and pg-boss retries it. */
+  /**
+   * Runs `handler` for jobs of `name`; a throw fails the job and pg-boss retries it. With
+   * `batchSize`, up to that many due jobs are fetched at once, run one after another and the
+   * ones done recorded in one statement: for many small jobs (each must finish well within its
+   * expiry counted from the fetch).
+   */
   work<T extends object>(
     name: string,
     handler: (job: { id: string; data: T }) => Promise<void>,
+    opts?: { batchSize?: number },
   ): Promise<void>;
   /** Stops polling and waits for running handlers; leaves the app's database open. */
   stop(): Promise<void>;
@@ -188,37 +194,45 @@ export async function startJobQueue(
   const runLoop = async <T extends object>(
     name: string,
     handler: (job: { id: string; data: T }) => Promise<void>,
+    batchSize: number,
   ) => {
     while (!stopping) {
-      let job: Job<T> | undefined;
+      let jobs: Job<T>[] = [];
       try {
-        [job] = await boss.fetch<T>(name);
+        jobs = await boss.fetch<T>(name, { batchSize });
       } catch (err) {
         onError(err, `fetching ${name}`);
       }
-      if (!job) {
+      if (jobs.length === 0) {
         await nap(name, pollMs * FALLBACK_NAPS);
         continue;
       }
-      let failure: { error: unknown } | null = null;
-      try {
-        await handler({ id: job.id, data: job.data });
-      } catch (error) {
-        failure = { error };
-        onError(error, `job ${name} ${job.id} failed (retried while retries remain)`);
-      }
-      // Settled as the attempt it was fetched as: if it outlived its expiry and was handed out
+      // Settled as the attempt each was fetched as: if it outlived its expiry and was handed out
       // again, this late answer leaves the new attempt alone.
-      const attempt = { id: job.id, retryCount: job.retryCount };
-      try {
-        if (failure) {
-          const { error } = failure;
-          await boss.fail(name, attempt, error instanceof Error ? error : { value: String(error) });
-        } else {
-          await boss.complete(name, attempt);
+      const done: { id: string; retryCount: number }[] = [];
+      for (const job of jobs) {
+        const attempt = { id: job.id, retryCount: job.retryCount };
+        try {
+          await handler({ id: job.id, data: job.data });
+          done.push(attempt);
+        } catch (error) {
+          onError(error, `job ${name} ${job.id} failed (retried while retries remain)`);
+          try {
+            await boss.fail(
+              name,
+              attempt,
+              error instanceof Error ? error : { value: String(error) },
+            );
+          } catch (err) {
+            onError(err, `recording the failure of job ${name} ${job.id}`);
+          }
         }
+      }
+      if (done.length === 0) continue;
+      try {
+        await boss.complete(name, done);
       } catch (err) {
-        onError(err, `recording the end of job ${name} ${job.id}`);
+        onError(err, `recording the end of ${done.length} job(s) ${name}`);
       }
     }
   };
@@ -242,10 +256,10 @@ export async function startJobQueue(
       );
     },
 
-    async work(name, handler) {
+    async work(name, handler, opts = {}) {
       if (stopping) throw new Error('The job queue is stopped');
       await ensureQueue(name);
-      loops.push(runLoop(name, handler));
+      loops.push(runLoop(name, handler, Math.max(1, opts.batchSize ?? 1)));
     },
 
     async stop() {
