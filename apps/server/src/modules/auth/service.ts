@@ -49,6 +49,8 @@ interface LiveSession {
   userId: number;
   name: string;
   expiresAt: number;
+  /** users.is_author, set with the account's author row (a change of it drops the session). */
+  author: boolean;
 }
 
 /**
@@ -97,6 +99,7 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
             userId: found.user.id,
             name: found.user.username,
             expiresAt: found.session.expiresAt.getTime(),
+            author: found.user.isAuthor,
           }
         : undefined;
     });
@@ -170,7 +173,12 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
       const session = await liveSession(viewer.sessionId);
       const ttl = session ? Math.floor((session.expiresAt - Date.now()) / 1000) : 0;
       if (!session || ttl < 1) throw unauthorized(SESSION_ENDED);
-      return issue({ id: viewer.userId, username: session.name }, viewer.sessionId, ttl);
+      return issue(
+        { id: viewer.userId, username: session.name },
+        viewer.sessionId,
+        ttl,
+        session.author,
+      );
     },
 
     /** A fresh token for the same session, with a new expiry. */

@@ -11,7 +11,7 @@ import {
 import { bearer, createTestApp, engagementOf, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD, DEMO_RATERS, demoStories } from '../../db/seed/index.ts';
 import { storiesRepo } from '../stories/repo.ts';
-import { parseRating, ROLLUP_JOB } from './service.ts';
+import { engagementService, parseRating, RATINGS_JOB, ROLLUP_JOB } from './service.ts';
 
 let t: TestApp;
 let all: StoryListItem[];
@@ -150,6 +150,23 @@ describe('ratings and claps', () => {
     );
     // A visitor's preview carries no one's rating.
     expect((await details(clapped.storyId)).userRating).toBeNull();
+  });
+
+  it('answers a token that says whether the rater is an author, as they are now', async () => {
+    const s = story((x) => !x.membersOnly && x.kind === 0);
+    const token = await t.signup('Soon an author');
+    const before = (await rate(s.storyId, '4', token)).json().object;
+    expect(decodeJwt(before.accesstoken).author).toBe(false);
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/author/register/',
+      headers: bearer(token),
+      payload: { name: `Rater turned author ${Date.now()}` },
+    });
+    expect(registered.statusCode, registered.body).toBe(200);
+    // The old token's session: its next rating's token says author.
+    const after = (await rate(s.storyId, '5', token)).json().object;
+    expect(decodeJwt(after.accesstoken).author).toBe(true);
   });
 
   it('replaces the reader’s earlier rating: the count stays, the mean moves', async () => {
@@ -465,6 +482,40 @@ describe('views', () => {
       if (state !== 'completed') await new Promise((r) => setTimeout(r, 250));
     }
     expect(state).toBe('completed');
+  });
+
+  it("asks for a story's ratings job about once a slot, however many processes rate it", async () => {
+    // Two processes (two services), each counting what it asks the queue for.
+    const processes = [0, 1].map(() => {
+      const counted = { sends: 0 };
+      const queue = {
+        ...t.queue,
+        send: (...args: Parameters<typeof t.queue.send>) => {
+          counted.sends++;
+          return t.queue.send(...args);
+        },
+      };
+      const service = engagementService({
+        db: t.database.db,
+        queue,
+        reissueToken: async () => '',
+        invalidate: () => {},
+        story: storiesRepo(t.database.db).story,
+      });
+      return { service, counted };
+    });
+    const storyId = 900_000 + Math.floor(Math.random() * 10_000);
+    await processes[0]!.service.scheduleRatings(storyId);
+    for (let i = 0; i < 6; i++) await processes[1]!.service.scheduleRatings(storyId);
+    // The second one learns from its first refusal that the slot has its job; a slot may end
+    // between the calls, so twice at most.
+    expect(processes[0]!.counted.sends).toBe(1);
+    expect(processes[1]!.counted.sends).toBeLessThanOrEqual(2);
+    const [jobs] = await rows<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = ${RATINGS_JOB} and data->>'storyId' = ${String(storyId)}`,
+    );
+    expect(jobs!.n).toBeGreaterThanOrEqual(1);
+    expect(jobs!.n).toBeLessThanOrEqual(2);
   });
 
   it('needs a token, a published part, and a subscription for a members-only part', async () => {

@@ -54,24 +54,34 @@ export const engagementRepo = (db: Db) => {
       )[0],
 
     /**
-     * Stores the reader's rating (replacing theirs; 0 takes it back, so it counts no more) in one
-     * statement, and answers the story's mean and count as its rating rows now stand. The story
-     * row is not written: every read of the story holds it, and a lock or a change on it for each
-     * rating made the story's readers wait (refreshRating brings it up to date, off the request).
+     * Stores the reader's rating (replacing theirs; 0 takes it back, so it counts no more) and
+     * answers the story's mean and count with it, in one statement: the others' rows as they
+     * stand, and this one. The story row is not written: every read of the story holds it, and a
+     * lock or a change on it for each rating made the story's readers wait (refreshRating brings
+     * it up to date, off the request).
      */
     rate: async (userId: number, storyId: number, rating: number) => {
-      if (rating === 0)
-        await db.execute(
-          sql`delete from ratings where user_id = ${userId} and story_id = ${storyId}`,
-        );
-      else
-        await db.execute(sql`
-          insert into ratings (user_id, story_id, rating, updated_at)
-          values (${userId}, ${storyId}, ${rating}, now())
-          on conflict (user_id, story_id) do update set rating = excluded.rating, updated_at = now()`);
+      const change =
+        rating === 0
+          ? sql`delete from ratings where user_id = ${userId} and story_id = ${storyId}
+              returning null::float8 as rating`
+          : sql`insert into ratings (user_id, story_id, rating, updated_at)
+              values (${userId}, ${storyId}, ${rating}, now())
+              on conflict (user_id, story_id) do update
+                set rating = excluded.rating, updated_at = now()
+              returning rating::float8`;
+      // The statement's snapshot does not hold its own change: the others' rows plus the new one.
       const [r] = await rows<{ rating: number; ratingCount: number }>(sql`
-        select round(coalesce(avg(rating), 0)::numeric, 2) as rating, count(*)::int as "ratingCount"
-        from ratings where story_id = ${storyId}`);
+        with mine as (${change}),
+        others as (
+          select coalesce(sum(rating::float8), 0) as total, count(*)::int as n
+          from ratings where story_id = ${storyId} and user_id <> ${userId}),
+        totals as (
+          select total + coalesce((select sum(rating) from mine), 0) as total,
+            n + (select count(rating)::int from mine) as n
+          from others)
+        select round(coalesce(total / nullif(n, 0), 0)::numeric, 2) as rating, n as "ratingCount"
+        from totals`);
       return { rating: Number(r!.rating), ratingCount: Number(r!.ratingCount) };
     },
 

@@ -139,11 +139,14 @@ export function engagementService(deps: EngagementDeps) {
           retryLimit: 2,
         },
       );
-      if (!id) return;
+      // None sent: this slot has its job (another process's), which starts a second after the
+      // slot ends and so sees every rating until then. Asking again before then adds nothing.
+      const slotMs = RATINGS_SLOT_SECONDS * 1000;
+      const until = id ? now + RATINGS_COVERED_MS : Math.ceil(now / slotMs) * slotMs;
       ratingsCoveredUntil.delete(storyId);
       if (ratingsCoveredUntil.size >= RATINGS_REMEMBERED)
         ratingsCoveredUntil.delete(ratingsCoveredUntil.keys().next().value!);
-      ratingsCoveredUntil.set(storyId, now + RATINGS_COVERED_MS);
+      ratingsCoveredUntil.set(storyId, until);
     } catch (err) {
       console.error(`Could not schedule a story's ratings: ${(err as Error).message}`);
     }
