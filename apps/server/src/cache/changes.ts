@@ -11,6 +11,8 @@ export type Change =
   | { kind: 'stories' }
   /** One reader's own state: of one story (a rating, bookmark or alert), or all of it. */
   | { kind: 'viewer'; userId: number; storyId?: number }
+  /** One listener's saved positions (migration 0025). */
+  | { kind: 'listener'; userId: number }
   | { kind: 'members' }
   /** Public lists and rendered pages (announced by the instance that changed them). */
   | { kind: 'public' }
@@ -33,6 +35,10 @@ export function parseChange(payload: string): Change | null {
     case 'story': {
       const id = positiveInt(arg);
       return id === null ? null : { kind, id };
+    }
+    case 'listener': {
+      const userId = positiveInt(arg);
+      return userId === null ? null : { kind, userId };
     }
     case 'viewer': {
       const [user = '', story, ...rest] = arg.split(':');

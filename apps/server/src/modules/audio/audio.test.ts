@@ -426,22 +426,37 @@ describe('listening progress', () => {
 
 describe('the episode answer', () => {
   it("carries the reader's audioBooks, from memory, and a saved position as soon as it is saved", async () => {
-    const part = async () => {
+    const answer = async () => {
       const res = await over(`/api/v1/story/${storyId}/part/number/1`, { headers: bearer(member) });
       expect(res.status).toBe(200);
-      return (await json(res)).object.audioBooks as AudioBook[];
+      return (await json(res)).object as { audioBooks: AudioBook[]; bookmarked: boolean };
     };
+    const part = async () => (await answer()).audioBooks;
     await part();
     // The second read is answered from memory (the kept path); the list is the same.
     const [kept] = await part();
     expect(kept).toMatchObject({ trackId, prefix, partNumber: 1 });
+    // A bookmark no notice announces: the answer shows it only once the reading state is read.
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.execute(
+        sql`insert into bookmarks (user_id, story_id) values (${userOf(member)}, ${storyId})
+            on conflict do nothing`,
+      );
+    });
     const saved = await over('/api/v1/audio/progress/', {
       method: 'POST',
       headers: { ...bearer(member), 'content-type': 'application/json' },
       body: JSON.stringify({ trackId, positionSeconds: 1.5 }),
     });
     expect(saved.status).toBe(200);
-    expect((await part())[0]!.positionSeconds).toBe(1.5);
+    const after = await answer();
+    expect(after.audioBooks[0]!.positionSeconds).toBe(1.5);
+    // The position's notice dropped the listener's positions, not their reading state.
+    expect(after.bookmarked).toBe(false);
+    await t.database.db.execute(
+      sql`delete from bookmarks where user_id = ${userOf(member)} and story_id = ${storyId}`,
+    );
   });
 });
 

@@ -100,9 +100,11 @@ export function audioService(deps: AudioDeps) {
         ready.delete(change.id);
         byPrefix.deleteWhere((_k, t) => t.storyId === change.id);
         break;
+      case 'listener':
       case 'viewer':
         // A story's rating, bookmark or alert (storyId) leaves the positions as they were.
-        if (!change.storyId) positions.deleteGroup(String(change.userId));
+        if (change.kind === 'listener' || !change.storyId)
+          positions.deleteGroup(String(change.userId));
         break;
       case 'stories':
       case 'all':
