@@ -154,14 +154,15 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     (await seasons.load(seriesId, () => repo.seasons(seriesId))) ?? NO_SEASONS;
   // The story's tracks for this viewer (issue 29), set by the audio module once it is built.
   let audio: AudioBooksSource | null = null;
-  // A reader's state with their audioBooks, one frozen object per pair (a page turn writes no
-  // JSON for it: part-answer.ts keeps its JSON by identity).
-  const withBooks = new WeakMap<ViewerState, { books: AudioBooks; mine: ViewerBits }>();
+  // A reader's state with their audioBooks, one frozen object per pair of them (a page turn
+  // writes no JSON for it: part-answer.ts keeps its JSON by identity). By both: readers with
+  // nothing of their own share one state, and each listener has audioBooks of their own.
+  const withBooks = new WeakMap<ViewerState, WeakMap<AudioBooks, ViewerBits>>();
   const mineOf = (state: ViewerState, books: AudioBooks): ViewerBits => {
-    const was = withBooks.get(state);
-    if (was?.books === books) return was.mine;
-    const mine = Object.freeze({ ...state, audioBooks: books });
-    withBooks.set(state, { books, mine });
+    let byBooks = withBooks.get(state);
+    if (!byBooks) withBooks.set(state, (byBooks = new WeakMap()));
+    let mine = byBooks.get(books);
+    if (!mine) byBooks.set(books, (mine = Object.freeze({ ...state, audioBooks: books })));
     return mine;
   };
   // One statement reads a reader's rows of every story; each story's state is made from them.
