@@ -9,7 +9,7 @@ export type Change =
   /** A story's episodes (added, edited, published, withdrawn); its row changes too when counts do. */
   | { kind: 'episodes'; storyId: number }
   | { kind: 'stories' }
-  /** One reader's own state: of one story (a rating, bookmark or alert), or all of it. */
+  /** One reader's reading state: of one story (a rating, bookmark or alert), or all of it. */
   | { kind: 'viewer'; userId: number; storyId?: number }
   /** One listener's saved positions (migration 0025). */
   | { kind: 'listener'; userId: number }

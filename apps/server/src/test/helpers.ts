@@ -136,11 +136,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** The engagement service on the test app's database, as a job worker runs it (roll-ups). */
-export const engagementOf = (t: TestApp) =>
+/**
+ * The engagement service on the test app's database, as a job worker runs it (roll-ups); with
+ * `queue`, as another process sending through it would.
+ */
+export const engagementOf = (t: TestApp, queue: TestApp['queue'] = t.queue) =>
   engagementService({
     db: t.database.db,
-    queue: t.queue,
+    queue,
     reissueToken: async () => '',
     invalidate: () => {},
     story: storiesRepo(t.database.db).story,

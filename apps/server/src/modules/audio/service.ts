@@ -101,10 +101,7 @@ export function audioService(deps: AudioDeps) {
         byPrefix.deleteWhere((_k, t) => t.storyId === change.id);
         break;
       case 'listener':
-      case 'viewer':
-        // A story's rating, bookmark or alert (storyId) leaves the positions as they were.
-        if (change.kind === 'listener' || !change.storyId)
-          positions.deleteGroup(String(change.userId));
+        positions.deleteGroup(String(change.userId));
         break;
       case 'stories':
       case 'all':

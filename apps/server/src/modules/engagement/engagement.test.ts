@@ -11,7 +11,7 @@ import {
 import { bearer, createTestApp, engagementOf, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD, DEMO_RATERS, demoStories } from '../../db/seed/index.ts';
 import { storiesRepo } from '../stories/repo.ts';
-import { engagementService, parseRating, RATINGS_JOB, ROLLUP_JOB } from './service.ts';
+import { parseRating, RATINGS_JOB, ROLLUP_JOB } from './service.ts';
 
 let t: TestApp;
 let all: StoryListItem[];
@@ -495,14 +495,7 @@ describe('views', () => {
           return t.queue.send(...args);
         },
       };
-      const service = engagementService({
-        db: t.database.db,
-        queue,
-        reissueToken: async () => '',
-        invalidate: () => {},
-        story: storiesRepo(t.database.db).story,
-      });
-      return { service, counted };
+      return { service: engagementOf(t, queue), counted };
     });
     const storyId = 900_000 + Math.floor(Math.random() * 10_000);
     await processes[0]!.service.scheduleRatings(storyId);

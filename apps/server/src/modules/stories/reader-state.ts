@@ -31,7 +31,7 @@ export interface ReaderState {
 /** Indexes a reader's rows. */
 export const readerStateOf = (rows: ReaderRows): ReaderState => ({
   apps: new Set(rows.apps),
-  ratings: new Map(rows.ratings.map(([story, rating]) => [story, rating])),
+  ratings: new Map(rows.ratings),
   bookmarks: new Set(rows.bookmarks),
   alerts: new Set(rows.alerts),
 });

@@ -569,11 +569,12 @@ export const storiesRepo = (db: Db) => {
 
     /** A reader's subscriptions, ratings, bookmarks and alerts, for all their stories at once. */
     readerRows: async (userId: number): Promise<ReaderRows> => {
+      // One row always (no FROM); array() is never null, json_agg is without ratings.
       const [r] = await rows<{
-        apps: string[] | null;
+        apps: string[];
         ratings: [number, number][] | null;
-        bookmarks: number[] | null;
-        alerts: number[] | null;
+        bookmarks: number[];
+        alerts: number[];
       }>(sql`
         select
           array(select app_id from subscriptions where user_id = ${userId} and status = 'active') as apps,
@@ -581,12 +582,12 @@ export const storiesRepo = (db: Db) => {
           array(select story_id from bookmarks where user_id = ${userId}) as bookmarks,
           array(select story_id from story_alerts where user_id = ${userId}) as alerts`);
       return {
-        apps: r?.apps ?? [],
-        ratings: (r?.ratings ?? []).map(
+        apps: r!.apps,
+        ratings: (r!.ratings ?? []).map(
           ([story, rating]) => [Number(story), Number(rating)] as const,
         ),
-        bookmarks: (r?.bookmarks ?? []).map(Number),
-        alerts: (r?.alerts ?? []).map(Number),
+        bookmarks: r!.bookmarks.map(Number),
+        alerts: r!.alerts.map(Number),
       };
     },
 
