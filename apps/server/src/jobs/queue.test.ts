@@ -177,6 +177,34 @@ describe('job queue', () => {
     ]);
   });
 
+  it('stopping mid-batch waits for the running job only; the rest run once, elsewhere', async () => {
+    const first = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+    for (let n = 1; n <= 3; n++)
+      await first.send('stop-batch-test', { n }, { retryDelay: 0, retryBackoff: false });
+    const runs: number[] = [];
+    let started = false;
+    await first.work<{ n: number }>(
+      'stop-batch-test',
+      async (job) => {
+        started = true;
+        await sleep(500);
+        runs.push(job.data.n);
+      },
+      { batchSize: 10 },
+    );
+    await eventually(() => started);
+    await first.stop();
+    // One handler was running when the stop came; it finished, the other two never started.
+    expect(runs).toHaveLength(1);
+    const second = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
+    await second.work<{ n: number }>('stop-batch-test', async (job) => {
+      runs.push(job.data.n);
+    });
+    await eventually(() => runs.length === 3);
+    await second.stop();
+    expect(runs.toSorted()).toEqual([1, 2, 3]);
+  });
+
   it('waits for a running handler when stopping, and records its job as done', async () => {
     const second = await startJobQueue(database, { pollingIntervalSeconds: 0.5, onError: quiet });
     let started = false;

@@ -191,6 +191,15 @@ export async function startJobQueue(
   // Our own loop on fetch/complete/fail rather than boss.work(): one look for due jobs serves
   // every queue (above), and stop() returns only once each job fetched is recorded as done or
   // failed, before the app closes the database.
+  /** Fails jobs fetched but not started, for a retry elsewhere. */
+  const giveBack = async (name: string, attempts: { id: string; retryCount: number }[]) => {
+    try {
+      await boss.fail(name, attempts, { value: 'not started: the server was stopping' });
+    } catch (err) {
+      onError(err, `handing back ${attempts.length} job(s) ${name}`);
+    }
+  };
+
   const runLoop = async <T extends object>(
     name: string,
     handler: (job: { id: string; data: T }) => Promise<void>,
@@ -210,8 +219,15 @@ export async function startJobQueue(
       // Settled as the attempt each was fetched as: if it outlived its expiry and was handed out
       // again, this late answer leaves the new attempt alone.
       const done: { id: string; retryCount: number }[] = [];
-      for (const job of jobs) {
-        const attempt = { id: job.id, retryCount: job.retryCount };
+      const attempts = jobs.map((job) => ({ id: job.id, retryCount: job.retryCount }));
+      for (const [i, job] of jobs.entries()) {
+        const attempt = attempts[i]!;
+        if (stopping) {
+          // Not started: handed back as a failed attempt, so another instance (or this one,
+          // restarted) runs them in seconds, and the drain waits for one handler, not a batch.
+          await giveBack(name, attempts.slice(i));
+          break;
+        }
         try {
           await handler({ id: job.id, data: job.data });
           done.push(attempt);
