@@ -45,8 +45,20 @@ export async function recordEvent(tx: Db, queue: JobQueue, event: DomainEvent): 
     .insert(events)
     .values({ type: event.type, payload: JSON.stringify(event.payload) })
     .returning({ id: events.id });
-  const eventId = row!.id;
+  await enqueueSubscribers(tx, queue, row!.id, event);
+  return row!.id;
+}
+
+/**
+ * Enqueues the subscribers' jobs of an event whose row the caller inserted (in one statement
+ * with the change it records), inside the same transaction.
+ */
+export async function enqueueSubscribers(
+  tx: Db,
+  queue: JobQueue,
+  eventId: number,
+  event: DomainEvent,
+): Promise<void> {
   for (const job of EVENT_SUBSCRIBERS[event.type])
     await queue.send(job, { eventId, ...event.payload }, { singletonKey: `${job}:${eventId}` }, tx);
-  return eventId;
 }

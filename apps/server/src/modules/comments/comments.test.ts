@@ -142,6 +142,21 @@ describe('who may take part', () => {
     expect((await post(reader, 'hello', { ...free, storyId: 999_999 })).statusCode).toBe(404);
   });
 
+  it('refuses a comment on an episode taken down after others commented on it', async () => {
+    const { token: author } = await t.newAuthor('Takedown');
+    const storyId = await t.createStory(author);
+    const episodeId = await t.publishEpisode(author, storyId, 'Soon gone');
+    const story = { ...free, storyId, episodeId, partNumber: 1 };
+    const reader = await t.signup();
+    await postOk(reader, 'first!', story);
+    // Taken down behind the server's back: the episodes' trigger announces it.
+    await t.rows(sql`update episodes set status = 'draft' where id = ${episodeId}`);
+    await t.cacheBus.sync();
+    const late = await post(reader, 'still here?', story);
+    expect(late.statusCode, late.body).toBe(404);
+    expect(await countFor(await userIdOf(reader))).toBe(1);
+  });
+
   it('refuses a platform other than web', async () => {
     const reader = await t.signup();
     const res = await send('POST', apiPaths.comment(), reader, {

@@ -5,5 +5,13 @@ import { commentRoutes } from './routes.ts';
 
 /** Comments and replies on stories; the stories they are on come from the stories service. */
 export function commentsModule({ app, db, queue }: Platform, stories: StoriesService) {
-  commentRoutes(app, commentsService({ db, queue, story: stories.story }));
+  commentRoutes(
+    app,
+    commentsService({
+      db,
+      queue,
+      story: stories.story,
+      episode: stories.publishedEpisode,
+    }),
+  );
 }

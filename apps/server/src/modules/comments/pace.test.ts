@@ -124,6 +124,7 @@ describe('the posting pace (a token bucket per account)', () => {
         db: t.database.db,
         queue: t.queue,
         story: storiesRepo(t.database.db).story,
+        episode: storiesRepo(t.database.db).publishedEpisode,
       }),
     );
     const results: string[] = [];

@@ -13,7 +13,7 @@ import {
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, forbidden, invalid, notFound } from '../../errors.ts';
-import { recordEvent } from '../../jobs/events.ts';
+import { enqueueSubscribers } from '../../jobs/events.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
 import type { StoriesService } from '../stories/service.ts';
@@ -37,6 +37,8 @@ export interface CommentsDeps {
   queue: JobQueue;
   /** A story's row (the stories service keeps them: a comment reads no story from the database). */
   story: StoriesService['story'];
+  /** A published episode of a story by its id, kept by the stories service as well. */
+  episode: StoriesService['publishedEpisode'];
 }
 
 // Text that is only spaces and invisible joiners says nothing.
@@ -184,8 +186,7 @@ export function commentsService(deps: CommentsDeps) {
       alsoMention?: number | null;
     },
   ) => {
-    const r = commentsRepo(tx);
-    const commentId = await r.insert({
+    const { eventId, ...row } = await commentsRepo(tx).insertListed({
       storyId: v.storyId,
       episodeId: v.episodeId,
       partNumber: v.partNumber,
@@ -193,22 +194,19 @@ export function commentsService(deps: CommentsDeps) {
       parentId: v.parentId,
       body: v.body,
       platform: COMMENT_PLATFORM,
+      mentions: await mentionsIn(tx, v.body, viewer.userId, v, v.alsoMention ?? null),
     });
-    await r.insertMentions(
-      commentId,
-      await mentionsIn(tx, v.body, viewer.userId, v, v.alsoMention ?? null),
-    );
-    await recordEvent(tx, queue, {
+    await enqueueSubscribers(tx, queue, eventId, {
       type: 'comment.posted',
       payload: {
-        commentId,
+        commentId: row.commentId,
         storyId: v.storyId,
         partNumber: v.partNumber,
         parentId: v.parentId,
         userId: viewer.userId,
       },
     });
-    return toComment((await r.listed(commentId))!, viewer.userId, v.authorUserId);
+    return toComment(row, viewer.userId, v.authorUserId);
   };
 
   return {
@@ -244,7 +242,7 @@ export function commentsService(deps: CommentsDeps) {
     ): Promise<{ comment: Comment }> {
       const text = commentText(body.feedback, 'comment');
       const { story, authorUserId } = await releasedStory(body.storyId);
-      const episode = await repo.publishedEpisode(story.storyId, { episodeId: body.episodeId });
+      const episode = await deps.episode(story.storyId, body.episodeId);
       if (!episode) throw notFound('We could not find that episode of the story.');
       await mayTakePart(viewer, story, episode);
       const comment = await inTransaction(async (tx) => {
@@ -277,7 +275,7 @@ export function commentsService(deps: CommentsDeps) {
         : answered;
       if (!top) throw commentGone();
       const { story, authorUserId } = await releasedStory(top.storyId);
-      const episode = await repo.publishedEpisode(story.storyId, { partNumber: top.partNumber });
+      const episode = await repo.publishedPart(story.storyId, top.partNumber);
       if (!episode) throw notFound('That episode is no longer published.');
       await mayTakePart(viewer, story, episode);
       const comment = await inTransaction(async (tx) => {

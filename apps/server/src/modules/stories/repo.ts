@@ -544,6 +544,15 @@ export const storiesRepo = (db: Db) => {
         from episodes where story_id = ${storyId} and part_number = ${partNumber} and status = 'published'`)
       )[0],
 
+    /** A published episode of the story by its id: what a comment on it needs to know. */
+    publishedEpisode: async (storyId: number, episodeId: number) =>
+      (
+        await rows<{ id: number; partNumber: number; membersOnly: boolean }>(sql`
+        select id, part_number as "partNumber", members_only as "membersOnly" from episodes
+        where id = ${episodeId} and story_id = ${storyId} and status = 'published'
+          and part_number is not null`)
+      )[0],
+
     seasons: async (seriesId: number) =>
       (
         await rows<{ id: number }>(

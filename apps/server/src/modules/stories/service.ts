@@ -48,6 +48,7 @@ const TYPO_WORDS_MS = 60_000;
 
 type StoryRow = NonNullable<Awaited<ReturnType<StoriesRepo['story']>>>;
 type PartRow = NonNullable<Awaited<ReturnType<StoriesRepo['part']>>>;
+type EpisodeRef = NonNullable<Awaited<ReturnType<StoriesRepo['publishedEpisode']>>>;
 
 /** The viewer's own fields of the story details (audioBooks: their positions, their access). */
 type ViewerBits = Pick<
@@ -83,6 +84,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
   const live = cache ? () => cache.live() : () => false;
   const storyRows = new Memo<number, StoryRow>(STORIES_KEPT, live);
   const parts = new Memo<string, PartRow>(PARTS_KEPT, live);
+  // Published episodes by id (`story:episode`), for comments: a post reads none from the database.
+  const episodeRefs = new Memo<string, EpisodeRef>(PARTS_KEPT, live);
   const seasons = new Memo<number, number[]>(STORIES_KEPT, live);
   // A reader's state of one story, made from their rows of every story (`readers`): grouped by
   // reader, so a change of one reader's state drops theirs without walking 50,000 keys.
@@ -102,6 +105,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         typoWords.clear();
         const prefix = `${change.storyId}:`;
         parts.deleteWhere((key) => key.startsWith(prefix));
+        episodeRefs.deleteWhere((key) => key.startsWith(prefix));
         break;
       }
       case 'viewer':
@@ -126,6 +130,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
       case 'all':
         storyRows.clear();
         parts.clear();
+        episodeRefs.clear();
         typoWords.clear();
         seasons.clear();
         readers.clear();
@@ -416,6 +421,10 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
 
     /** One story's row, kept, whether or not it is public (callers decide, as repo.story says). */
     story: storyRow,
+
+    /** A published episode of the story by its id, kept; undefined when there is none. */
+    publishedEpisode: (storyId: number, episodeId: number) =>
+      episodeRefs.load(`${storyId}:${episodeId}`, () => repo.publishedEpisode(storyId, episodeId)),
 
     /** The details without episode text, for anyone. */
     preview: (storyId: number, viewer: Viewer | null) => details(storyId, 1, viewer, false),
