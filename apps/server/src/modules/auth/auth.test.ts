@@ -170,6 +170,27 @@ describe('sessions', () => {
     expect(after.json().code).toBe(2);
   });
 
+  it('keeps the session it starts, and still ends it when another instance revokes it', async () => {
+    const token = await t.signup();
+    const userId = Number(
+      JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sub,
+    );
+    const me = () => t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) });
+    // The row changed with the triggers off (no notice): the first request is answered from
+    // the session kept at sign-up, as it was written.
+    await t.database.db.execute(
+      sql.raw(`do $$ begin set local session_replication_role = replica;
+        update sessions set expires_at = now() where user_id = ${userId}; end $$`),
+    );
+    expect((await me()).statusCode).toBe(200);
+    // Revoked with its notice, as by another instance: refused at once.
+    await t.database.db.execute(
+      sql`update sessions set revoked_at = now() where user_id = ${userId}`,
+    );
+    await t.cacheBus.sync();
+    expect((await me()).statusCode).toBe(401);
+  });
+
   it('refresh gives a working token for the same session; logout ends both', async () => {
     const token = await t.signup();
     const res = await t.app.inject({

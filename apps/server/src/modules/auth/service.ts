@@ -123,12 +123,18 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
 
   const startSession = async (user: { id: number; username: string }, author?: boolean) => {
     const id = randomUUID();
-    await repo.insertSession({
-      id,
+    const expiresAt = new Date(Date.now() + TOKEN_TTL_SECONDS * 1000);
+    const isAuthor = author ?? (await repo.isAuthor(user.id));
+    await repo.insertSession({ id, userId: user.id, expiresAt });
+    // Kept as written: the new reader's first requests here read no session (the sessions'
+    // trigger announces updates and deletes only, so nothing drops it unless it ends).
+    sessions.keep(id, {
       userId: user.id,
-      expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
+      name: user.username,
+      expiresAt: expiresAt.getTime(),
+      author: isAuthor,
     });
-    return issue(user, id, TOKEN_TTL_SECONDS, author);
+    return issue(user, id, TOKEN_TTL_SECONDS, isAuthor);
   };
 
   return {
