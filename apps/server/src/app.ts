@@ -33,6 +33,7 @@ import { s3Storage } from './adapters/storage/s3.ts';
 import { localStorage, memoryStorage } from './adapters/storage/local.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
 import { startJobQueue, type JobQueue } from './jobs/queue.ts';
+import { eventDispatch } from './jobs/events.ts';
 import { startCarrier, type Carrier } from './adapters/carrier.ts';
 import { carrierDispatch, type CarrierDispatch } from './modules/carrier/dispatch.ts';
 import type { MailTransport } from './modules/mail/transport.ts';
@@ -121,6 +122,8 @@ export async function buildApp(
   const rateLimits = sharedRateLimits(database);
   await ensureReferenceData(database.db);
   const queue = await startJobQueue(database, { pollingIntervalSeconds: config.jobPollSeconds });
+  // Events recorded in the statement of their change get their jobs from this dispatcher.
+  const events = await eventDispatch(database.db, queue);
   const dispatch = carrierDispatch();
   const carrier = await startCarrier(config, { dataDir: memory ? null : config.dataDir, secrets });
   // Sessions, stories, episodes and readers' own state are kept in memory; the database's
@@ -205,6 +208,7 @@ export async function buildApp(
     db: database.db,
     readDb: database.readDb,
     queue,
+    events,
     storage,
     carrier,
     dispatch,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import type { EventDispatch } from './jobs/events.ts';
 import type { ObjectStorage } from './adapters/storage/types.ts';
 import type { Carrier } from './adapters/carrier.ts';
 import type { CarrierDispatch } from './modules/carrier/dispatch.ts';
@@ -22,6 +23,8 @@ export interface Platform {
   /** The database for the reading path, on connections writers do not hold (Database.readDb). */
   readDb: Db;
   queue: JobQueue;
+  /** Asks for the jobs of events recorded without them (a comment's), jobs/events.ts. */
+  events: EventDispatch;
   storage: ObjectStorage;
   carrier: Carrier;
   /** Where verified carrier notifications go: modules register their handlers on it. */

@@ -230,6 +230,8 @@ export const events = pgTable('events', {
   type: text('type').notNull(),
   payload: text('payload').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When its jobs were enqueued; null until the dispatcher (jobs/events.ts) has done it. */
+  dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
 });
 
 /**

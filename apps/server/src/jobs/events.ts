@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { events } from '../db/schema.ts';
 import type { JobQueue } from './queue.ts';
@@ -43,22 +44,111 @@ export const EVENT_SUBSCRIBERS: Record<EventType, readonly string[]> = {
 export async function recordEvent(tx: Db, queue: JobQueue, event: DomainEvent): Promise<number> {
   const [row] = await tx
     .insert(events)
-    .values({ type: event.type, payload: JSON.stringify(event.payload) })
+    .values({
+      type: event.type,
+      payload: JSON.stringify(event.payload),
+      dispatchedAt: sql`now()`,
+    })
     .returning({ id: events.id });
   await enqueueSubscribers(tx, queue, row!.id, event);
   return row!.id;
 }
 
-/**
- * Enqueues the subscribers' jobs of an event whose row the caller inserted (in one statement
- * with the change it records), inside the same transaction.
- */
-export async function enqueueSubscribers(
-  tx: Db,
-  queue: JobQueue,
-  eventId: number,
-  event: DomainEvent,
-): Promise<void> {
+const enqueueSubscribers = async (tx: Db, queue: JobQueue, eventId: number, event: DomainEvent) => {
   for (const job of EVENT_SUBSCRIBERS[event.type])
     await queue.send(job, { eventId, ...event.payload }, { singletonKey: `${job}:${eventId}` }, tx);
+};
+
+/** The job that turns events recorded without their jobs (dispatched_at null) into those jobs. */
+export const DISPATCH_JOB = 'events.dispatch';
+/** Events one dispatch transaction takes. */
+const DISPATCH_BATCH = 200;
+/**
+ * A dispatch job starts this long after it is asked for, and one asked for covers the events
+ * of the next COVERED_MS: it starts after they committed, with room for the clocks of the
+ * database and of this process to differ (pg-boss keeps one job per 1-second slot).
+ */
+const DISPATCH_DELAY_MS = 2_000;
+const COVERED_MS = 800;
+
+/**
+ * Enqueues the jobs of events recorded without them, as an outbox: a write that records its
+ * event in the same statement as its change (a comment) needs no transaction and no job
+ * insert of its own. Each batch takes its events with `for update skip locked` and marks them
+ * dispatched in the transaction that enqueues their jobs, so two dispatchers never both take
+ * one, and the jobs' singleton keys (as recordEvent's) keep a retry from doubling them.
+ */
+export async function dispatchEvents(db: Db, queue: JobQueue): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await db.transaction(async (t) => {
+      const tx = t as unknown as Db;
+      const { rows } = (await tx.execute(sql`
+        select id, type, payload from events where dispatched_at is null
+        order by id limit ${DISPATCH_BATCH} for update skip locked`)) as unknown as {
+        rows: { id: number; type: EventType; payload: string }[];
+      };
+      for (const r of rows)
+        await enqueueSubscribers(tx, queue, r.id, {
+          type: r.type,
+          payload: JSON.parse(r.payload),
+        } as DomainEvent);
+      if (rows.length > 0)
+        await tx.execute(sql`update events set dispatched_at = now()
+          where id in (${sql.join(
+            rows.map((r) => sql`${r.id}`),
+            sql`, `,
+          )})`);
+      return rows.length;
+    });
+    total += n;
+    if (n < DISPATCH_BATCH) return total;
+  }
+}
+
+/** Asks for the events recorded without their jobs to be dispatched soon (eventDispatch). */
+export interface EventDispatch {
+  soon(): Promise<void>;
+}
+
+/**
+ * Runs the dispatcher on the queue and sweeps once at start-up (an event whose process stopped
+ * between its commit and soon()). soon() sends at most one job per COVERED_MS per process: a
+ * burst of comments costs one job, not one each. Best effort: a failed ask is made good by the
+ * next one, or by the sweep at the next start.
+ */
+export async function eventDispatch(db: Db, queue: JobQueue): Promise<EventDispatch> {
+  await queue.work(DISPATCH_JOB, async () => {
+    await dispatchEvents(db, queue);
+  });
+  const ask = (delayMs: number) =>
+    queue.send(
+      DISPATCH_JOB,
+      {},
+      {
+        singletonKey: DISPATCH_JOB,
+        singletonSeconds: 1,
+        startAfter: new Date(Date.now() + delayMs),
+        retryLimit: 10,
+      },
+    );
+  await ask(0);
+  let coveredUntil = 0;
+  return {
+    async soon() {
+      const now = Date.now();
+      if (now < coveredUntil) return;
+      // Covered whether this send makes the slot's job or finds it made: either starts
+      // DISPATCH_DELAY_MS after a moment of the same 1-second slot. Set before the send, so
+      // callers meanwhile do not send too.
+      coveredUntil = now + COVERED_MS;
+      try {
+        await ask(DISPATCH_DELAY_MS);
+      } catch (err) {
+        // The change is committed: its caller is answered. The next ask (or start-up) takes it.
+        coveredUntil = 0;
+        console.error(`Could not ask for the events' dispatch: ${(err as Error).message}`);
+      }
+    },
+  };
 }

@@ -4,12 +4,12 @@ import { commentsService } from './service.ts';
 import { commentRoutes } from './routes.ts';
 
 /** Comments and replies on stories; the stories they are on come from the stories service. */
-export function commentsModule({ app, db, queue }: Platform, stories: StoriesService) {
+export function commentsModule({ app, db, events }: Platform, stories: StoriesService) {
   commentRoutes(
     app,
     commentsService({
       db,
-      queue,
+      events,
       story: stories.story,
       episode: stories.publishedEpisode,
     }),

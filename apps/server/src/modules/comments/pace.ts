@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 
 /**
@@ -20,32 +20,29 @@ export interface Pace {
   youngHours: number;
 }
 
-/**
- * Takes one post from the account's story-comment bucket (POSTING_PACE), in the caller's
- * transaction: the bucket's row stays locked to its end, so posts of one account on every
- * instance take turns, and a post that fails gives its token back. Answers null when the post
- * may go, else the seconds until it may.
- */
-export const takePostingToken = (tx: Db, userId: number): Promise<number | null> =>
-  takeToken(tx, `comment-pace:${userId}`, userId, POSTING_PACE);
+/** The parts of a statement that takes a token: see paceParts. */
+export interface PaceParts {
+  /** CTEs `u`, `b` and `took` (a row when the token was taken), to follow `with`. */
+  ctes: SQL;
+  /** True when the token was taken. */
+  took: SQL;
+  /** Seconds until a token, as the statement's snapshot saw the bucket (when none was taken). */
+  ahead: SQL;
+}
 
 /**
  * Takes one token from a bucket (its row in rate_limit_hits, the rate limits' shared table,
  * under `key`), as GCRA keeps a token bucket: the row holds one time, when the bucket is full
  * again (rate_limit_hits.expires_at, so the rate limits' sweep deletes a full bucket's row, and
  * a missing row is a full bucket). A token may go while that time is at most (burst - 1)
- * intervals ahead; each token moves it one interval on. One statement: the upsert's row lock
- * keeps the account's takes in line. Answers null, or the seconds until a token.
+ * intervals ahead; each token moves it one interval on. As parts of one statement: the upsert's
+ * row lock keeps the account's takes in line, and a write the same statement gates on `took`
+ * commits or fails with its token.
  */
-export async function takeToken(
-  tx: Db,
-  key: string,
-  userId: number,
-  pace: Pace,
-): Promise<number | null> {
+export function paceParts(key: string, userId: number, pace: Pace): PaceParts {
   const { established: old, young } = pace;
-  const res = (await tx.execute(sql`
-    with u as (
+  return {
+    ctes: sql`u as (
       select coalesce((select created_at > clock_timestamp() - make_interval(hours => ${pace.youngHours})
         from users where id = ${userId}), true) as young),
     b as (
@@ -62,14 +59,35 @@ export async function takeToken(
           hits = r.hits + 1
         where greatest(r.expires_at, (select now from b))
           <= (select now + iv * (burst - 1) from b)
-      returning 1)
-    select exists (select 1 from took) as took,
-      (select extract(epoch from greatest(r.expires_at, b.now) - b.now - b.iv * (b.burst - 1))
-        from rate_limit_hits r, b where r.key = ${key} and r.window_start = 0)::float8 as ahead`)) as unknown as {
-    rows: { took: boolean; ahead: number | string | null }[];
+      returning 1)`,
+    took: sql`exists (select 1 from took)`,
+    ahead: sql`(select extract(epoch from greatest(r.expires_at, b.now) - b.now - b.iv * (b.burst - 1))
+        from rate_limit_hits r, b where r.key = ${key} and r.window_start = 0)::float8`,
   };
-  const row = res.rows[0]!;
-  if (row.took) return null;
-  // The row as this statement's snapshot saw it: a take that committed meanwhile is not in it.
-  return Math.max(1, Math.ceil(Number(row.ahead ?? 0)));
+}
+
+/** The parts of a statement that takes a post from the account's story-comment bucket. */
+export const postingPace = (userId: number): PaceParts =>
+  paceParts(`comment-pace:${userId}`, userId, POSTING_PACE);
+
+/**
+ * What a statement made with paceParts answered: null when the token was taken, else the
+ * seconds until one (the row as its snapshot saw it: a take that committed meanwhile is not in
+ * it).
+ */
+export const waitOf = (row: { took: boolean; ahead: number | string | null }): number | null =>
+  row.took ? null : Math.max(1, Math.ceil(Number(row.ahead ?? 0)));
+
+/** Takes one token from a bucket in one statement (paceParts); answers null, or the seconds until one. */
+export async function takeToken(
+  tx: Db,
+  key: string,
+  userId: number,
+  pace: Pace,
+): Promise<number | null> {
+  const p = paceParts(key, userId, pace);
+  const res = (await tx.execute(
+    sql`with ${p.ctes} select ${p.took} as took, ${p.ahead} as ahead`,
+  )) as unknown as { rows: { took: boolean; ahead: number | string | null }[] };
+  return waitOf(res.rows[0]!);
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { waitOf, type PaceParts } from './pace.ts';
 
 /** A comment or reply as the lists show it, before the viewer's flags are added. */
 export interface CommentRow {
@@ -93,25 +94,33 @@ export const commentsRepo = (db: Db) => {
         from comments where id = ${id} ${opts.lock ? sql`for update` : sql``}`),
 
     /**
-     * Stores a comment or reply with its mentions and its comment.posted event (events.ts) in
-     * one statement, and answers it as the lists show it, with the event's id. One round trip
-     * where an insert, the mentions, the event and a re-read took four.
+     * Takes a post from the writer's pace (pace.ts) and, when one was taken, stores the comment
+     * or reply with its mentions and its comment.posted event (for the dispatcher, events.ts),
+     * and answers it as the lists show it: one statement, so it needs no transaction of its
+     * own. `wait` is the pace's: null when the post went in, else the seconds until it may.
      */
-    insertListed: async (v: {
-      storyId: number;
-      episodeId: number | null;
-      partNumber: number;
-      userId: number;
-      parentId: number | null;
-      body: string;
-      platform: string;
-      mentions: readonly number[];
-    }) => {
-      const r = await one<CommentRow & { eventId: number }>(sql`
-        with c as (
+    insertListed: async (
+      pace: PaceParts,
+      v: {
+        storyId: number;
+        episodeId: number | null;
+        partNumber: number;
+        userId: number;
+        parentId: number | null;
+        body: string;
+        platform: string;
+        mentions: readonly number[];
+      },
+    ): Promise<{ wait: number | null; comment: CommentRow | null }> => {
+      const r = await one<
+        CommentRow & { took: boolean; ahead: number | string | null; commentId: number | null }
+      >(sql`
+        with ${pace.ctes},
+        c as (
           insert into comments (story_id, episode_id, part_number, user_id, parent_id, body, platform)
-          values (${v.storyId}, ${v.episodeId}, ${v.partNumber}, ${v.userId}, ${v.parentId},
-            ${v.body}, ${v.platform})
+          select ${v.storyId}::int, ${v.episodeId}::int, ${v.partNumber}::int, ${v.userId}::int,
+            ${v.parentId}::int, ${v.body}::text, ${v.platform}::text
+          where ${pace.took}
           returning id, story_id, part_number, user_id, parent_id, body, replies_count, created_at),
         m as (
           insert into comment_mentions (comment_id, user_id)
@@ -123,18 +132,24 @@ export const commentsRepo = (db: Db) => {
           insert into events (type, payload)
           select 'comment.posted', json_build_object('commentId', c.id, 'storyId', c.story_id,
             'partNumber', c.part_number, 'parentId', c.parent_id, 'userId', c.user_id)::text
-          from c
-          returning id)
-        select c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
-          c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
-          c.created_at as "createdAt", r.rating, e.id as "eventId",
-          (select coalesce(json_agg(json_build_object('userId', m.user_id, 'username', mu.username,
-              'authorId', ma.id) order by m.user_id), '[]')
-            from m join users mu on mu.id = m.user_id
-              left join authors ma on ma.user_id = m.user_id) as mentions
-        from c cross join e join users u on u.id = c.user_id
-          left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id`);
-      return { ...toRow(r!), eventId: r!.eventId };
+          from c),
+        listed as (
+          select c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
+            c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
+            c.created_at as "createdAt", r.rating,
+            (select coalesce(json_agg(json_build_object('userId', m.user_id,
+                'username', mu.username, 'authorId', ma.id) order by m.user_id), '[]')
+              from m join users mu on mu.id = m.user_id
+                left join authors ma on ma.user_id = m.user_id) as mentions
+          from c join users u on u.id = c.user_id
+            left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id)
+        select ${pace.took} as took, ${pace.ahead} as ahead, listed.*
+        from (select 1) as one left join listed on true`);
+      const { took, ahead, ...row } = r!;
+      return {
+        wait: waitOf({ took, ahead }),
+        comment: row.commentId === null ? null : toRow(row as CommentRow),
+      };
     },
 
     /** Adds to a comment's replies count; false when the comment is gone. */

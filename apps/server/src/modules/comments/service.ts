@@ -13,12 +13,11 @@ import {
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, forbidden, invalid, notFound } from '../../errors.ts';
-import { enqueueSubscribers } from '../../jobs/events.ts';
-import type { JobQueue } from '../../jobs/queue.ts';
+import type { EventDispatch } from '../../jobs/events.ts';
 import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
 import type { StoriesService } from '../stories/service.ts';
 import { mayReadEpisode } from '../stories/policy.ts';
-import { takePostingToken } from './pace.ts';
+import { postingPace } from './pace.ts';
 import { commentsRepo, type CommentRow, type CommentRef } from './repo.ts';
 
 /** Comments a list answers at most (the page shows 5 until Read all responses). */
@@ -34,11 +33,12 @@ const NAME_LOOKUPS = 3;
 
 export interface CommentsDeps {
   db: Db;
-  queue: JobQueue;
   /** A story's row (the stories service keeps them: a comment reads no story from the database). */
   story: StoriesService['story'];
   /** A published episode of a story by its id, kept by the stories service as well. */
   episode: StoriesService['publishedEpisode'];
+  /** Asks for the comment.posted events' jobs (the dispatcher's, jobs/events.ts). */
+  events: EventDispatch;
 }
 
 // Text that is only spaces and invisible joiners says nothing.
@@ -91,7 +91,7 @@ const commentGone = () => notFound('We could not find that comment. It may have 
 
 /** Comments, replies, mentions and reports on episodes (SPEC.md 2, 3; the readers-engage issue). */
 export function commentsService(deps: CommentsDeps) {
-  const { db, queue } = deps;
+  const { db } = deps;
   const repo = commentsRepo(db);
   const stories = storiesRepo(db);
 
@@ -136,12 +136,6 @@ export function commentsService(deps: CommentsDeps) {
     if (!mayReadEpisode(viewer, subscribed, story, episode)) throw membersOnly();
   };
 
-  /** The posting pace (pace.ts: a token bucket), kept in the database for every instance. */
-  const checkPace = async (tx: Db, userId: number) => {
-    const wait = await takePostingToken(tx, userId);
-    if (wait !== null) throw tooFast(wait);
-  };
-
   /**
    * Who the text mentions: among the part's writers, the story's author and the writer's
    * followers the longest name after each '@'; else a user with exactly that one-word name,
@@ -172,7 +166,12 @@ export function commentsService(deps: CommentsDeps) {
     return [...new Set(ids)].slice(0, MAX_MENTIONS);
   };
 
-  /** Stores a comment or reply with its mentions and its event, in the caller's transaction. */
+  /**
+   * Stores a comment or reply with its mentions and its event, within the writer's posting pace
+   * (pace.ts: a token bucket in the database, for every instance), in one statement; `tx` when
+   * it joins a transaction. The event's jobs are the dispatcher's (jobs/events.ts), asked for
+   * once the post is in.
+   */
   const store = async (
     tx: Db,
     viewer: Viewer,
@@ -186,7 +185,7 @@ export function commentsService(deps: CommentsDeps) {
       alsoMention?: number | null;
     },
   ) => {
-    const { eventId, ...row } = await commentsRepo(tx).insertListed({
+    const { wait, comment } = await commentsRepo(tx).insertListed(postingPace(viewer.userId), {
       storyId: v.storyId,
       episodeId: v.episodeId,
       partNumber: v.partNumber,
@@ -196,17 +195,8 @@ export function commentsService(deps: CommentsDeps) {
       platform: COMMENT_PLATFORM,
       mentions: await mentionsIn(tx, v.body, viewer.userId, v, v.alsoMention ?? null),
     });
-    await enqueueSubscribers(tx, queue, eventId, {
-      type: 'comment.posted',
-      payload: {
-        commentId: row.commentId,
-        storyId: v.storyId,
-        partNumber: v.partNumber,
-        parentId: v.parentId,
-        userId: viewer.userId,
-      },
-    });
-    return toComment(row, viewer.userId, v.authorUserId);
+    if (!comment) throw tooFast(wait ?? 1);
+    return toComment(comment, viewer.userId, v.authorUserId);
   };
 
   return {
@@ -245,17 +235,15 @@ export function commentsService(deps: CommentsDeps) {
       const episode = await deps.episode(story.storyId, body.episodeId);
       if (!episode) throw notFound('We could not find that episode of the story.');
       await mayTakePart(viewer, story, episode);
-      const comment = await inTransaction(async (tx) => {
-        await checkPace(tx, viewer.userId);
-        return store(tx, viewer, {
-          storyId: story.storyId,
-          episodeId: episode.id,
-          partNumber: episode.partNumber,
-          parentId: null,
-          body: text,
-          authorUserId,
-        });
+      const comment = await store(db, viewer, {
+        storyId: story.storyId,
+        episodeId: episode.id,
+        partNumber: episode.partNumber,
+        parentId: null,
+        body: text,
+        authorUserId,
       });
+      await deps.events.soon();
       return { comment };
     },
 
@@ -279,7 +267,6 @@ export function commentsService(deps: CommentsDeps) {
       if (!episode) throw notFound('That episode is no longer published.');
       await mayTakePart(viewer, story, episode);
       const comment = await inTransaction(async (tx) => {
-        await checkPace(tx, viewer.userId);
         // Counting first locks the top-level comment: a removal of it waits for this reply.
         if (!(await commentsRepo(tx).addReplies(top.id, 1))) throw commentGone();
         return store(tx, viewer, {
@@ -292,6 +279,7 @@ export function commentsService(deps: CommentsDeps) {
           alsoMention: answered.parentId ? answered.userId : null,
         });
       });
+      await deps.events.soon();
       return { comment };
     },
 
