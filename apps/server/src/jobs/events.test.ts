@@ -62,6 +62,11 @@ describe('events recorded with their change (the outbox)', () => {
     expect(await waitFor(async () => (await jobsOf(DISPATCH_JOB)) > 0)).toBe(true);
     await new Promise((r) => setTimeout(r, 2_500));
     expect(await jobsOf('notify.comment', `notify.comment:${id}`)).toBe(1);
+    // Enqueued in bulk, but retried as every job is.
+    const [job] = await t.rows<{ retryLimit: number }>(sql`
+      select retry_limit as "retryLimit" from pgboss.job
+      where singleton_key = ${`notify.comment:${id}`}`);
+    expect(job!.retryLimit).toBe(5);
   });
 
   it('dispatches an event left without its jobs (a stop after its commit) at start-up', async () => {

@@ -88,11 +88,16 @@ export async function dispatchEvents(db: Db, queue: JobQueue): Promise<number> {
         order by id limit ${DISPATCH_BATCH} for update skip locked`)) as unknown as {
         rows: { id: number; type: EventType; payload: string }[];
       };
+      // Each subscriber's jobs of the whole batch in one statement.
+      const jobs = new Map<string, { data: object; singletonKey: string }[]>();
       for (const r of rows)
-        await enqueueSubscribers(tx, queue, r.id, {
-          type: r.type,
-          payload: JSON.parse(r.payload),
-        } as DomainEvent);
+        for (const job of EVENT_SUBSCRIBERS[r.type]) {
+          let list = jobs.get(job);
+          if (!list) jobs.set(job, (list = []));
+          const payload = JSON.parse(r.payload) as DomainEvent['payload'];
+          list.push({ data: { eventId: r.id, ...payload }, singletonKey: `${job}:${r.id}` });
+        }
+      for (const [job, list] of jobs) await queue.sendMany(job, list, tx);
       if (rows.length > 0)
         await tx.execute(sql`update events set dispatched_at = now()
           where id in (${sql.join(

@@ -28,6 +28,8 @@ export interface SendOptions {
 export interface JobQueue {
   /** Enqueues a job; with `tx` (a Drizzle transaction) it commits or rolls back with the caller's change. */
   send(name: string, data: object, opts?: SendOptions, tx?: Db): Promise<string | null>;
+  /** Enqueues many jobs of one name in one statement, inside `tx` (a Drizzle transaction). */
+  sendMany(name: string, jobs: { data: object; singletonKey?: string }[], tx: Db): Promise<void>;
   /**
    * Runs `handler` for jobs of `name`; a throw fails the job and pg-boss retries it. With
    * `batchSize`, up to that many due jobs are fetched at once, run one after another and the
@@ -269,6 +271,20 @@ export async function startJobQueue(
         await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
       return callerTx.run(via, () =>
         boss.send(name, data, { ...JOB_DEFAULTS, ...options, db: via }),
+      );
+    },
+
+    async sendMany(name, jobs, tx) {
+      if (jobs.length === 0) return;
+      const via = drizzleExecutor(tx, { transaction: true });
+      if (!created.has(name))
+        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
+      await callerTx.run(via, () =>
+        boss.insert(
+          name,
+          jobs.map((j) => ({ ...JOB_DEFAULTS, ...j })),
+          { db: via },
+        ),
       );
     },
 
