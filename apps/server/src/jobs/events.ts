@@ -126,18 +126,20 @@ export async function eventDispatch(db: Db, queue: JobQueue): Promise<EventDispa
   await queue.work(DISPATCH_JOB, async () => {
     await dispatchEvents(db, queue);
   });
-  const ask = (delayMs: number) =>
+  const ask = () =>
     queue.send(
       DISPATCH_JOB,
       {},
       {
         singletonKey: DISPATCH_JOB,
         singletonSeconds: 1,
-        startAfter: new Date(Date.now() + delayMs),
+        startAfter: new Date(Date.now() + DISPATCH_DELAY_MS),
         retryLimit: 10,
       },
     );
-  await ask(0);
+  // The sweep at start-up is asked for as any other: every job of a slot starts
+  // DISPATCH_DELAY_MS after a moment of it, so the cover below holds for the first slot too.
+  await ask();
   let coveredUntil = 0;
   return {
     async soon() {
@@ -148,7 +150,7 @@ export async function eventDispatch(db: Db, queue: JobQueue): Promise<EventDispa
       // callers meanwhile do not send too.
       coveredUntil = now + COVERED_MS;
       try {
-        await ask(DISPATCH_DELAY_MS);
+        await ask();
       } catch (err) {
         // The change is committed: its caller is answered. The next ask (or start-up) takes it.
         coveredUntil = 0;
