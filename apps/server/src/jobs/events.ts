@@ -54,9 +54,17 @@ export async function recordEvent(tx: Db, queue: JobQueue, event: DomainEvent): 
   return row!.id;
 }
 
+/** A subscriber's job of an event: its data and its key, the same however it is enqueued. */
+const jobOf = (job: string, eventId: number, payload: DomainEvent['payload']) => ({
+  data: { eventId, ...payload },
+  singletonKey: `${job}:${eventId}`,
+});
+
 const enqueueSubscribers = async (tx: Db, queue: JobQueue, eventId: number, event: DomainEvent) => {
-  for (const job of EVENT_SUBSCRIBERS[event.type])
-    await queue.send(job, { eventId, ...event.payload }, { singletonKey: `${job}:${eventId}` }, tx);
+  for (const job of EVENT_SUBSCRIBERS[event.type]) {
+    const { data, singletonKey } = jobOf(job, eventId, event.payload);
+    await queue.send(job, data, { singletonKey }, tx);
+  }
 };
 
 /** The job that turns events recorded without their jobs (dispatched_at null) into those jobs. */
@@ -89,14 +97,15 @@ export async function dispatchEvents(db: Db, queue: JobQueue): Promise<number> {
         rows: { id: number; type: EventType; payload: string }[];
       };
       // Each subscriber's jobs of the whole batch in one statement.
-      const jobs = new Map<string, { data: object; singletonKey: string }[]>();
-      for (const r of rows)
+      const jobs = new Map<string, ReturnType<typeof jobOf>[]>();
+      for (const r of rows) {
+        const payload = JSON.parse(r.payload) as DomainEvent['payload'];
         for (const job of EVENT_SUBSCRIBERS[r.type]) {
           let list = jobs.get(job);
           if (!list) jobs.set(job, (list = []));
-          const payload = JSON.parse(r.payload) as DomainEvent['payload'];
-          list.push({ data: { eventId: r.id, ...payload }, singletonKey: `${job}:${r.id}` });
+          list.push(jobOf(job, r.id, payload));
         }
+      }
       for (const [job, list] of jobs) await queue.sendMany(job, list, tx);
       if (rows.length > 0)
         await tx.execute(sql`update events set dispatched_at = now()

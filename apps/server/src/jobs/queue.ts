@@ -255,6 +255,16 @@ export async function startJobQueue(
     }
   };
 
+  /** The caller's transaction as pg-boss's executor, with the queue `name` made in it. */
+  const inCallerTx = async (name: string, tx: Db) => {
+    const via = drizzleExecutor(tx, { transaction: true });
+    // The queue must exist for the insert; creating it through the caller's transaction keeps
+    // PGlite (one connection, locked by that transaction) from waiting on itself.
+    if (!created.has(name))
+      await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
+    return via;
+  };
+
   return {
     async send(name, data, options = {}, tx) {
       if (!tx) {
@@ -264,11 +274,7 @@ export async function startJobQueue(
         if (!options.startAfter) wake(name);
         return id;
       }
-      const via = drizzleExecutor(tx, { transaction: true });
-      // The queue must exist for the insert; creating it through the caller's transaction keeps
-      // PGlite (one connection, locked by that transaction) from waiting on itself.
-      if (!created.has(name))
-        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
+      const via = await inCallerTx(name, tx);
       return callerTx.run(via, () =>
         boss.send(name, data, { ...JOB_DEFAULTS, ...options, db: via }),
       );
@@ -276,9 +282,7 @@ export async function startJobQueue(
 
     async sendMany(name, jobs, tx) {
       if (jobs.length === 0) return;
-      const via = drizzleExecutor(tx, { transaction: true });
-      if (!created.has(name))
-        await via.executeSql(`SELECT ${SCHEMA}.create_queue($1, $2)`, [name, QUEUE_OPTIONS]);
+      const via = await inCallerTx(name, tx);
       await callerTx.run(via, () =>
         boss.insert(
           name,

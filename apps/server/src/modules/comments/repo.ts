@@ -28,16 +28,22 @@ export interface CommentRef {
   parentId: number | null;
 }
 
-const listColumns = sql`c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
-  c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
-  c.created_at as "createdAt", r.rating,
-  (select coalesce(json_agg(json_build_object('userId', m.user_id, 'username', mu.username,
-      'authorId', ma.id) order by m.user_id), '[]')
-    from comment_mentions m join users mu on mu.id = m.user_id
-      left join authors ma on ma.user_id = m.user_id
-    where m.comment_id = c.id) as mentions`;
-const listFrom = sql`comments c join users u on u.id = c.user_id
+/** Who a comment mentions, as JSON, from `mentions` (rows with a user_id) of the comment `c`. */
+const mentionsJson = (mentions: SQL) => sql`(select coalesce(json_agg(json_build_object(
+    'userId', m.user_id, 'username', mu.username, 'authorId', ma.id) order by m.user_id), '[]')
+  from ${mentions} join users mu on mu.id = m.user_id
+    left join authors ma on ma.user_id = m.user_id)`;
+/** A comment `c` as the lists show it, with its writer `u` and their rating `r` (listJoins). */
+const rowColumns = (mentions: SQL) => sql`c.id as "commentId", c.story_id as "storyId",
+  c.part_number as "partNumber", c.user_id as "userId", u.username, c.body,
+  c.replies_count as "repliesCount", c.created_at as "createdAt", r.rating,
+  ${mentionsJson(mentions)} as mentions`;
+const listJoins = sql`join users u on u.id = c.user_id
   left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id`;
+const listColumns = rowColumns(
+  sql`(select user_id from comment_mentions where comment_id = c.id) as m`,
+);
+const listFrom = sql`comments c ${listJoins}`;
 
 /** A comment an editor rejected (moderation) shows to its writer only. */
 const shownTo = (viewerId: number) =>
@@ -133,16 +139,8 @@ export const commentsRepo = (db: Db) => {
           select 'comment.posted', json_build_object('commentId', c.id, 'storyId', c.story_id,
             'partNumber', c.part_number, 'parentId', c.parent_id, 'userId', c.user_id)::text
           from c),
-        listed as (
-          select c.id as "commentId", c.story_id as "storyId", c.part_number as "partNumber",
-            c.user_id as "userId", u.username, c.body, c.replies_count as "repliesCount",
-            c.created_at as "createdAt", r.rating,
-            (select coalesce(json_agg(json_build_object('userId', m.user_id,
-                'username', mu.username, 'authorId', ma.id) order by m.user_id), '[]')
-              from m join users mu on mu.id = m.user_id
-                left join authors ma on ma.user_id = m.user_id) as mentions
-          from c join users u on u.id = c.user_id
-            left join ratings r on r.user_id = c.user_id and r.story_id = c.story_id)
+        -- The mentions as inserted (the statement's snapshot does not see them in the table).
+        listed as (select ${rowColumns(sql`m`)} from c ${listJoins})
         select ${pace.took} as took, ${pace.ahead} as ahead, listed.*
         from (select 1) as one left join listed on true`);
       const { took, ahead, ...row } = r!;
