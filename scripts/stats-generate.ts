@@ -17,6 +17,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { engagementService } from '../apps/server/src/modules/engagement/service.ts';
 import { storiesRepo } from '../apps/server/src/modules/stories/repo.ts';
+import { storiesService } from '../apps/server/src/modules/stories/service.ts';
 import { statisticsService } from '../apps/server/src/modules/statistics/service.ts';
 
 /** The generated author's login (scripts/stats-bench.ts logs in with it). */
@@ -201,12 +202,14 @@ try {
       where s.author_id = ${authorId} and s.members_only and v.part_number = 1 and random() < 0.1`);
 
     step('roll-ups (views per day and reads, ratings, per part per day, readers per part)');
+    const stories = storiesService(storiesRepo(db));
     const engagement = engagementService({
       db,
       queue: built.queue,
       reissueToken: async () => '',
       invalidate: () => {},
-      story: storiesRepo(db).story,
+      story: stories.story,
+      subscribed: stories.subscribed,
     });
     await engagement.recomputeRatings();
     await engagement.rollup({ full: true });

@@ -6,6 +6,7 @@ import { buildApp, type BuiltApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { engagementService } from '../modules/engagement/service.ts';
 import { storiesRepo } from '../modules/stories/repo.ts';
+import { storiesService } from '../modules/stories/service.ts';
 
 export interface TestApp extends BuiltApp {
   close(): Promise<void>;
@@ -140,14 +141,17 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
  * The engagement service on the test app's database, as a job worker runs it (roll-ups); with
  * `queue`, as another process sending through it would.
  */
-export const engagementOf = (t: TestApp, queue: TestApp['queue'] = t.queue) =>
-  engagementService({
+export const engagementOf = (t: TestApp, queue: TestApp['queue'] = t.queue) => {
+  const stories = storiesService(storiesRepo(t.database.db));
+  return engagementService({
     db: t.database.db,
     queue,
     reissueToken: async () => '',
     invalidate: () => {},
-    story: storiesRepo(t.database.db).story,
+    story: stories.story,
+    subscribed: stories.subscribed,
   });
+};
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type SQL } from 'drizzle-orm';
-import { ENGAGEMENT, apiPaths, formatCreatedDate, type Comment } from '@kathamala/domain';
+import {
+  ENGAGEMENT,
+  PRODUCT_APP_ID,
+  apiPaths,
+  formatCreatedDate,
+  type Comment,
+} from '@kathamala/domain';
 import { bearer, createTestApp, type TestApp } from '../../test/helpers.ts';
 import { DEMO_MEMBER, DEMO_PASSWORD } from '../../db/seed/index.ts';
 
@@ -133,6 +139,27 @@ describe('who may take part', () => {
     expect((await reply(member, mine.commentId, 'Replying as a member')).statusCode).toBe(200);
   });
 
+  it('lets a reader take part once their membership is announced, and not after it lapses', async () => {
+    const reader = await t.signup();
+    const userId = await userIdOf(reader);
+    expect((await post(reader, 'Let me in?', members)).statusCode).toBe(403);
+    // The billing app of the story's author, whose membership opens the story.
+    const [app] = await rows<{ appId: string }>(sql`
+      select coalesce(a.app_id, ${PRODUCT_APP_ID}) as "appId"
+      from stories s join authors a on a.id = s.author_id where s.id = ${members.storyId}`);
+    // As the carrier's notice records it: the subscriptions' trigger announces it.
+    await rows(sql`insert into subscriptions (user_id, app_id, mobile, status)
+      values (${userId}, ${app!.appId}, ${`9477${String(userId).padStart(7, '0')}`}, 'active')`);
+    await t.cacheBus.sync();
+    await postOk(reader, 'A member now.', members);
+    await rows(sql`update subscriptions set status = 'lapsed' where user_id = ${userId}`);
+    await t.cacheBus.sync();
+    const late = await post(reader, 'Still in?', members);
+    expect(late.statusCode).toBe(403);
+    expect(late.json().code).toBe(8);
+    expect(await countFor(userId)).toBe(1);
+  });
+
   it('answers 404 for an unknown story or an episode of another story', async () => {
     const reader = await t.signup();
     expect((await send('GET', apiPaths.comments(999_999, 1), reader)).statusCode).toBe(404);
@@ -148,13 +175,17 @@ describe('who may take part', () => {
     const episodeId = await t.publishEpisode(author, storyId, 'Soon gone');
     const story = { ...free, storyId, episodeId, partNumber: 1 };
     const reader = await t.signup();
-    await postOk(reader, 'first!', story);
+    const first = await postOk(reader, 'first!', story);
+    expect((await reply(reader, first.commentId, 'and me')).statusCode).toBe(200);
     // Taken down behind the server's back: the episodes' trigger announces it.
     await t.rows(sql`update episodes set status = 'draft' where id = ${episodeId}`);
     await t.cacheBus.sync();
     const late = await post(reader, 'still here?', story);
     expect(late.statusCode, late.body).toBe(404);
-    expect(await countFor(await userIdOf(reader))).toBe(1);
+    const answer = await reply(reader, first.commentId, 'and a reply?');
+    expect(answer.statusCode, answer.body).toBe(404);
+    expect(answer.json()).toEqual({ code: 4, message: 'That episode is no longer published.' });
+    expect(await countFor(await userIdOf(reader))).toBe(2);
   });
 
   it('refuses a platform other than web', async () => {

@@ -12,6 +12,8 @@ export function commentsModule({ app, db, events }: Platform, stories: StoriesSe
       events,
       story: stories.story,
       episode: stories.publishedEpisode,
+      part: stories.publishedPart,
+      subscribed: stories.subscribed,
     }),
   );
 }

@@ -4,6 +4,7 @@ import { apiPaths } from '@kathamala/domain';
 import { bearer, createTestApp, userOf, type TestApp } from '../../test/helpers.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { storiesRepo } from '../stories/repo.ts';
+import { storiesService } from '../stories/service.ts';
 import { commentsService } from './service.ts';
 import { POSTING_PACE } from './pace.ts';
 
@@ -120,14 +121,17 @@ describe('the posting pace (a token bucket per account)', () => {
     const viewer = { userId: userOf(reader) } as Viewer;
     // Two services on the one database, as two instances of the server would be. Their posts'
     // events wait for the app's dispatcher (its next ask or start-up sweep): not this test's.
-    const instances = [0, 1].map(() =>
-      commentsService({
+    const instances = [0, 1].map(() => {
+      const stories = storiesService(storiesRepo(t.database.db));
+      return commentsService({
         db: t.database.db,
         events: { soon: async () => {} },
-        story: storiesRepo(t.database.db).story,
-        episode: storiesRepo(t.database.db).publishedEpisode,
-      }),
-    );
+        story: stories.story,
+        episode: stories.publishedEpisode,
+        part: stories.publishedPart,
+        subscribed: stories.subscribed,
+      });
+    });
     const results: string[] = [];
     for (let i = 0; i < established.burst + 2; i++)
       await instances[i % 2]!.post(viewer, { ...part!, feedback: `instance ${i % 2}: ${i}` }).then(

@@ -67,12 +67,6 @@ export const commentsRepo = (db: Db) => {
   });
 
   return {
-    /** The published episode of the story with this part number. */
-    publishedPart: (storyId: number, partNumber: number) =>
-      one<{ id: number; partNumber: number; membersOnly: boolean }>(sql`
-        select id, part_number as "partNumber", members_only as "membersOnly" from episodes
-        where story_id = ${storyId} and status = 'published' and part_number = ${partNumber}`),
-
     /** Top-level comments on one part the viewer may see, newest first. */
     topLevel: async (storyId: number, partNumber: number, limit: number, viewerId: number) =>
       (

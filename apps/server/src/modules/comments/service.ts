@@ -14,7 +14,7 @@ import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, forbidden, invalid, notFound } from '../../errors.ts';
 import type { EventDispatch } from '../../jobs/events.ts';
-import { isReleased, isVisible, storiesRepo } from '../stories/repo.ts';
+import { isReleased, isVisible } from '../stories/repo.ts';
 import type { StoriesService } from '../stories/service.ts';
 import { mayReadEpisode } from '../stories/policy.ts';
 import { postingPace } from './pace.ts';
@@ -37,6 +37,10 @@ export interface CommentsDeps {
   story: StoriesService['story'];
   /** A published episode of a story by its id, kept by the stories service as well. */
   episode: StoriesService['publishedEpisode'];
+  /** A published episode of a story by its part number, kept likewise. */
+  part: StoriesService['publishedPart'];
+  /** Whether a reader is a member of a billing app (the stories service keeps their rows). */
+  subscribed: StoriesService['subscribed'];
   /** Asks for the comment.posted events' jobs (the dispatcher's, jobs/events.ts). */
   events: EventDispatch;
 }
@@ -93,7 +97,6 @@ const commentGone = () => notFound('We could not find that comment. It may have 
 export function commentsService(deps: CommentsDeps) {
   const { db } = deps;
   const repo = commentsRepo(db);
-  const stories = storiesRepo(db);
 
   const inTransaction = <T>(work: (tx: Db) => Promise<T>) =>
     db.transaction(async (tx) => work(tx as unknown as Db));
@@ -132,7 +135,7 @@ export function commentsService(deps: CommentsDeps) {
     episode: { membersOnly: boolean },
   ) => {
     const locked = story.membersOnly || episode.membersOnly;
-    const subscribed = locked ? await stories.isSubscribed(viewer.userId, story.appId) : false;
+    const subscribed = locked ? await deps.subscribed(viewer.userId, story.appId) : false;
     if (!mayReadEpisode(viewer, subscribed, story, episode)) throw membersOnly();
   };
 
@@ -263,7 +266,7 @@ export function commentsService(deps: CommentsDeps) {
         : answered;
       if (!top) throw commentGone();
       const { story, authorUserId } = await releasedStory(top.storyId);
-      const episode = await repo.publishedPart(story.storyId, top.partNumber);
+      const episode = await deps.part(story.storyId, top.partNumber);
       if (!episode) throw notFound('That episode is no longer published.');
       await mayTakePart(viewer, story, episode);
       const comment = await inTransaction(async (tx) => {
@@ -271,7 +274,7 @@ export function commentsService(deps: CommentsDeps) {
         if (!(await commentsRepo(tx).addReplies(top.id, 1))) throw commentGone();
         return store(tx, viewer, {
           storyId: story.storyId,
-          episodeId: episode.id,
+          episodeId: episode.episodeId,
           partNumber: top.partNumber,
           parentId: top.id,
           body: text,

@@ -13,6 +13,7 @@ export async function engagementModule(p: Platform, auth: AuthService, stories: 
     reissueToken: (viewer) => auth.reissue(viewer),
     invalidate: p.invalidate,
     story: stories.story,
+    subscribed: stories.subscribed,
   });
   engagementRoutes(p.app, engagement);
   await engagementJobs(p.queue, engagement);

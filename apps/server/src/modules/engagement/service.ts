@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../auth/viewer.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
-import { isReleased, storiesRepo } from '../stories/repo.ts';
+import { isReleased } from '../stories/repo.ts';
 import type { StoriesService } from '../stories/service.ts';
 import { engagementRepo } from './repo.ts';
 
@@ -73,6 +73,8 @@ export interface EngagementDeps {
   invalidate(): void;
   /** A story's row (the stories service keeps them: a rating reads no story from the database). */
   story: StoriesService['story'];
+  /** Whether a reader is a member of a billing app (the stories service keeps their rows). */
+  subscribed: StoriesService['subscribed'];
 }
 
 const subscriptionRequired = (what: string) =>
@@ -86,7 +88,6 @@ const subscriptionRequired = (what: string) =>
 export function engagementService(deps: EngagementDeps) {
   const { db, queue } = deps;
   const repo = engagementRepo(db);
-  const stories = storiesRepo(db);
 
   // Until then, a roll-up job this process sent will still see new views: none is sent.
   let rollupCoveredUntil = 0;
@@ -165,7 +166,7 @@ export function engagementService(deps: EngagementDeps) {
       const rating = parseRating(raw);
       const story = await deps.story(storyId);
       if (!story || !isReleased(story)) throw notFound(NO_STORY);
-      if (story.membersOnly && !(await stories.isSubscribed(viewer.userId, story.appId)))
+      if (story.membersOnly && !(await deps.subscribed(viewer.userId, story.appId)))
         throw subscriptionRequired('rate it');
       const result = await repo.rate(viewer.userId, storyId, rating);
       await scheduleRatings(storyId);

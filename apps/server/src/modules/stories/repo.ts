@@ -569,13 +569,6 @@ export const storiesRepo = (db: Db) => {
       return found.map((r) => ({ ...toItem(r), season: Number(r.season ?? 1) }));
     },
 
-    isSubscribed: async (userId: number, appId: string) =>
-      (
-        await rows(
-          sql`select 1 from subscriptions where user_id = ${userId} and app_id = ${appId} and status = 'active' limit 1`,
-        )
-      ).length > 0,
-
     /** A reader's subscriptions, ratings, bookmarks and alerts, for all their stories at once. */
     readerRows: async (userId: number): Promise<ReaderRows> => {
       // One row always (no FROM); array() is never null, json_agg is without ratings.

@@ -171,13 +171,12 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     return mine;
   };
   // One statement reads a reader's rows of every story; each story's state is made from them.
+  const readerOf = async (userId: number) =>
+    (await readers.load(userId, async () => readerStateOf(await repo.readerRows(userId))))!;
   const viewerState = (userId: number, storyId: number, appId: string) =>
-    viewerStates.load(`${userId}:${storyId}`, async () => {
-      const reader = await readers.load(userId, async () =>
-        readerStateOf(await repo.readerRows(userId)),
-      );
-      return stateOfStory(reader!, storyId, appId);
-    }) as Promise<ViewerState>;
+    viewerStates.load(`${userId}:${storyId}`, async () =>
+      stateOfStory(await readerOf(userId), storyId, appId),
+    ) as Promise<ViewerState>;
   /** The reader's state of a story from memory alone, or undefined. */
   const keptViewerState = (userId: number, storyId: number, appId: string) => {
     const key = `${userId}:${storyId}`;
@@ -425,6 +424,12 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
     /** A published episode of the story by its id, kept; undefined when there is none. */
     publishedEpisode: (storyId: number, episodeId: number) =>
       episodeRefs.load(`${storyId}:${episodeId}`, () => repo.publishedEpisode(storyId, episodeId)),
+
+    /** The published part n of the story, kept with its text; undefined when there is none. */
+    publishedPart: partRow,
+
+    /** Whether the reader has an active subscription to the billing app (from their kept rows). */
+    subscribed: async (userId: number, appId: string) => (await readerOf(userId)).apps.has(appId),
 
     /** The details without episode text, for anyone. */
     preview: (storyId: number, viewer: Viewer | null) => details(storyId, 1, viewer, false),
