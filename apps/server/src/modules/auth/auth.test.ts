@@ -67,6 +67,38 @@ describe('signup and login', () => {
     expect(again.json().field).toBe('email');
   });
 
+  it('lets one of two sign-ups at once have an e-mail or a name, with one session', async () => {
+    const signup = (body: object) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/user/signup', payload: body });
+    const body = signupBody();
+    // Both pass the check before hashing; the unique index decides between them.
+    const sameEmail = await Promise.all([
+      signup(body),
+      signup({ ...body, username: `${body.username} b` }),
+    ]);
+    expect(sameEmail.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(sameEmail.find((r) => r.statusCode === 409)!.json().field).toBe('email');
+    const name = signupBody().username;
+    const sameName = await Promise.all([
+      signup(signupBody({ username: name })),
+      signup(signupBody({ username: name.toUpperCase() })),
+    ]);
+    expect(sameName.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(sameName.find((r) => r.statusCode === 409)!.json().field).toBe('username');
+    // The winner's token works; the loser left no account and no session behind.
+    const token = sameEmail.find((r) => r.statusCode === 200)!.json().object.accesstoken;
+    expect(
+      (await t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) })).statusCode,
+    ).toBe(200);
+    const counted = (await t.database.db.execute(sql`
+      select count(distinct u.id)::int as users, count(s.id)::int as sessions
+      from users u left join sessions s on s.user_id = u.id
+      where lower(u.email) = lower(${body.email})`)) as unknown as {
+      rows: { users: number; sessions: number }[];
+    };
+    expect(counted.rows[0]).toEqual({ users: 1, sessions: 1 });
+  });
+
   it('logs in with a password hashed before argon2id (scrypt) and upgrades the stored hash', async () => {
     const body = signupBody();
     const signed = await t.app.inject({

@@ -17,8 +17,35 @@ export const authRepo = (db: Db) => ({
   findUser: async (id: number) =>
     (await db.select().from(users).where(eq(users.id, id)).limit(1))[0],
 
-  insertUser: async (v: { email: string; passwordHash: string; username: string }) =>
-    (await db.insert(users).values(v).onConflictDoNothing().returning())[0],
+  /** Whether an account has this e-mail, and another this username as readers see it: one read. */
+  taken: async (email: string, username: string) => {
+    const found = (await db.execute(sql`
+      select exists (select 1 from users where lower(email) = lower(${email})) as email,
+        exists (select 1 from users where fold_key(username) = fold_key(${username})) as username`)) as unknown as {
+      rows: { email: boolean; username: boolean }[];
+    };
+    return found.rows[0]!;
+  },
+
+  /**
+   * A new account with its first session, in one statement; undefined when a unique index
+   * refused the account (the e-mail or username was taken meanwhile), and then no session.
+   */
+  insertUserWithSession: async (
+    v: { email: string; passwordHash: string; username: string },
+    session: { id: string; expiresAt: Date },
+  ) => {
+    const inserted = (await db.execute(sql`
+      with u as (
+        insert into users (email, password_hash, username)
+        values (${v.email}, ${v.passwordHash}, ${v.username})
+        on conflict do nothing returning id, username),
+      s as (
+        insert into sessions (id, user_id, expires_at)
+        select ${session.id}, u.id, ${session.expiresAt.toISOString()}::timestamptz from u)
+      select id, username from u`)) as unknown as { rows: { id: number; username: string }[] };
+    return inserted.rows[0];
+  },
 
   /** Replaces a password hash (a rehash at login), unless it changed meanwhile. */
   setPasswordHash: (id: number, old: string, passwordHash: string) =>

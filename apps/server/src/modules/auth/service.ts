@@ -121,40 +121,54 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
       ttlSeconds,
     );
 
-  const startSession = async (user: { id: number; username: string }, author?: boolean) => {
-    const id = randomUUID();
-    const expiresAt = new Date(Date.now() + TOKEN_TTL_SECONDS * 1000);
-    const isAuthor = author ?? (await repo.isAuthor(user.id));
-    await repo.insertSession({ id, userId: user.id, expiresAt });
+  /** A new session's id and end. */
+  const newSession = () => ({
+    id: randomUUID(),
+    expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
+  });
+
+  /** The token of a session just written, which is kept as written. */
+  const sessionToken = (
+    user: { id: number; username: string },
+    session: { id: string; expiresAt: Date },
+    author: boolean,
+  ) => {
     // Kept as written: the new reader's first requests here read no session (the sessions'
     // trigger announces updates and deletes only, so nothing drops it unless it ends).
-    sessions.keep(id, {
+    sessions.keep(session.id, {
       userId: user.id,
       name: user.username,
-      expiresAt: expiresAt.getTime(),
-      author: isAuthor,
+      expiresAt: session.expiresAt.getTime(),
+      author,
     });
-    return issue(user, id, TOKEN_TTL_SECONDS, isAuthor);
+    return issue(user, session.id, TOKEN_TTL_SECONDS, author);
+  };
+
+  const startSession = async (user: { id: number; username: string }, author?: boolean) => {
+    const session = newSession();
+    const isAuthor = author ?? (await repo.isAuthor(user.id));
+    await repo.insertSession({ id: session.id, userId: user.id, expiresAt: session.expiresAt });
+    return sessionToken(user, session, isAuthor);
   };
 
   return {
     async signup(input: { email: string; password: string; username: string }) {
       const username = cleanUsername(input.username);
       const email = input.email.trim();
-      if (await repo.findUserByEmail(email)) throw conflict(EMAIL_TAKEN, 'email');
-      if (await repo.usernameTaken(username)) throw conflict(USERNAME_TAKEN, 'username');
-      const user = await repo.insertUser({
-        email,
-        username,
-        passwordHash: await hashPassword(input.password),
-      });
+      // Checked before hashing, so a taken name costs no hash; two statements in all.
+      const taken = await repo.taken(email, username);
+      if (taken.email) throw conflict(EMAIL_TAKEN, 'email');
+      if (taken.username) throw conflict(USERNAME_TAKEN, 'username');
+      const passwordHash = await hashPassword(input.password);
+      const session = newSession();
+      const user = await repo.insertUserWithSession({ email, username, passwordHash }, session);
       // Two sign-ups at once: the unique indexes decide, and the loser hears which one.
       if (!user)
-        throw (await repo.findUserByEmail(email))
+        throw (await repo.taken(email, username)).email
           ? conflict(EMAIL_TAKEN, 'email')
           : conflict(USERNAME_TAKEN, 'username');
       // An account made this moment is no one's author: nothing to ask.
-      return startSession(user, false);
+      return sessionToken(user, session, false);
     },
 
     async login(input: { email: string; password: string }) {
