@@ -152,12 +152,11 @@ export function audioRepo(db: Db) {
 
     delete: (trackId: number) => db.execute(sql`delete from audio_tracks where id = ${trackId}`),
 
-    /** One listener's positions in a story's tracks, by track. */
-    positions: async (userId: number, storyId: number) => {
+    /** One listener's positions in every track, by track. */
+    positions: async (userId: number) => {
       const found = await rows<{ trackId: number; seconds: number }>(sql`
-        select p.track_id as "trackId", p.position_seconds as seconds
-        from audio_positions p join audio_tracks t on t.id = p.track_id
-        where p.user_id = ${userId} and t.story_id = ${storyId}`);
+        select track_id as "trackId", position_seconds as seconds
+        from audio_positions where user_id = ${userId}`);
       return new Map(found.map((r) => [r.trackId, Number(r.seconds)]));
     },
 

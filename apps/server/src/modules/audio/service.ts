@@ -89,9 +89,9 @@ export function audioService(deps: AudioDeps) {
   const live = deps.cache ? () => deps.cache!.live() : () => false;
   const ready = new Memo<number, ReadyTrack[]>(STORIES_KEPT, live);
   const byPrefix = new Memo<string, ReadyTrack>(STORIES_KEPT, live);
-  const positions = new Memo<string, ReadonlyMap<number, number>>(LISTENERS_KEPT, live).grouped(
-    (key) => key.slice(0, key.indexOf(':')),
-  );
+  // A listener's positions in every track, by track id: one read per listener, not per story
+  // (most readers have none, and a story page would otherwise ask for each story they open).
+  const positions = new Memo<number, ReadonlyMap<number, number>>(LISTENERS_KEPT, live);
   // What a listener's audioBooks were made from, so an unchanged list is the same object.
   const made = new Map<string, { from: unknown[]; books: readonly AudioBook[] }>();
   deps.cache?.feed.on((change) => {
@@ -101,7 +101,7 @@ export function audioService(deps: AudioDeps) {
         byPrefix.deleteWhere((_k, t) => t.storyId === change.id);
         break;
       case 'listener':
-        positions.deleteGroup(String(change.userId));
+        positions.delete(change.userId);
         break;
       case 'stories':
       case 'all':
@@ -115,10 +115,8 @@ export function audioService(deps: AudioDeps) {
 
   const readyOf = (storyId: number) =>
     ready.load(storyId, () => repo.readyTracks(storyId)) as Promise<ReadyTrack[]>;
-  const positionsOf = (userId: number, storyId: number) =>
-    positions.load(`${userId}:${storyId}`, () => repo.positions(userId, storyId)) as Promise<
-      ReadonlyMap<number, number>
-    >;
+  const positionsOf = (userId: number) =>
+    positions.load(userId, () => repo.positions(userId)) as Promise<ReadonlyMap<number, number>>;
 
   /** The list for this viewer, made anew only when a track, a position, access or the hour changed. */
   const booksOf = (
@@ -164,13 +162,13 @@ export function audioService(deps: AudioDeps) {
       const tracks = ready.get(storyId);
       if (!tracks) return undefined;
       if (tracks.length === 0) return NO_BOOKS;
-      const mine = viewer ? positions.get(`${viewer.userId}:${storyId}`) : NO_POSITIONS;
+      const mine = viewer ? positions.get(viewer.userId) : NO_POSITIONS;
       return mine && booksOf(storyId, tracks, mine, viewer, subscribed);
     },
     async load(storyId, viewer, subscribed) {
       const tracks = await readyOf(storyId);
       if (tracks.length === 0) return NO_BOOKS;
-      const mine = viewer ? await positionsOf(viewer.userId, storyId) : NO_POSITIONS;
+      const mine = viewer ? await positionsOf(viewer.userId) : NO_POSITIONS;
       return booksOf(storyId, tracks, mine, viewer, subscribed);
     },
   };
