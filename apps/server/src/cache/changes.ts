@@ -13,6 +13,11 @@ export type Change =
   | { kind: 'viewer'; userId: number; storyId?: number }
   /** One listener's saved positions (migration 0025). */
   | { kind: 'listener'; userId: number }
+  /**
+   * An account made this moment, announced to this instance only (no trigger sends it): it has
+   * no rows of its own yet, so its reader state need not be read. Other instances read it.
+   */
+  | { kind: 'joined'; userId: number }
   | { kind: 'members' }
   /** Public lists and rendered pages (announced by the instance that changed them). */
   | { kind: 'public' }

@@ -91,6 +91,25 @@ describe('reading from memory', () => {
   });
 });
 
+describe('a new reader', () => {
+  it('is answered from memory from their first read: an account made here has no rows yet', async () => {
+    const token = await t.signup('Newcomer');
+    // A bookmark that no notice announces: the instance that made the account knows it has
+    // none, and asks the database nothing of the reader's own.
+    await behindTheCachesBack(
+      sql`insert into bookmarks (user_id, story_id) values (${userOf(token)}, ${storyId})`,
+    );
+    expect((await read(token)).json().object.bookmarked).toBe(false);
+    // A change announced about the reader (an alert) reads their rows anew.
+    await write(
+      sql`insert into story_alerts (user_id, story_id) values (${userOf(token)}, ${storyId})`,
+    );
+    const after = (await read(token)).json().object;
+    expect(after.alertEnabled).toBe(true);
+    expect(after.bookmarked).toBe(true);
+  });
+});
+
 describe('a reader rating as they read', () => {
   it('keeps their state of their other stories in memory', async () => {
     const other = await t.createStory(author.token);

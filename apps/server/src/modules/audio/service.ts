@@ -103,6 +103,9 @@ export function audioService(deps: AudioDeps) {
       case 'listener':
         positions.delete(change.userId);
         break;
+      case 'joined':
+        positions.keep(change.userId, NO_POSITIONS);
+        break;
       case 'stories':
       case 'all':
         ready.clear();

@@ -62,3 +62,11 @@ export function stateOfStory(reader: ReaderState, storyId: number, appId: string
 
 /** What a visitor without an account has of their own. */
 export const NO_STATE: ViewerState = unrated(false, false, false);
+
+/** The rows of a reader who has none (an account just made). */
+export const NO_ROWS: ReaderState = readerStateOf({
+  apps: [],
+  ratings: [],
+  bookmarks: [],
+  alerts: [],
+});

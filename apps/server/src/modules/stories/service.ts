@@ -16,6 +16,7 @@ import { mayReadEpisode } from './policy.ts';
 import type { CacheDeps } from '../../cache/changes.ts';
 import { Memo } from '../../cache/memo.ts';
 import {
+  NO_ROWS,
   NO_STATE,
   readerStateOf,
   stateOfStory,
@@ -114,6 +115,9 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         readers.delete(change.userId);
         if (change.storyId) viewerStates.delete(`${change.userId}:${change.storyId}`);
         else viewerStates.deleteGroup(String(change.userId));
+        break;
+      case 'joined':
+        readers.keep(change.userId, NO_ROWS);
         break;
       case 'members':
         readers.clear();
