@@ -6,6 +6,7 @@ describe('cache notices', () => {
     expect(parseChange('viewer:3:7')).toEqual({ kind: 'viewer', userId: 3, storyId: 7 });
     expect(parseChange('viewer:3')).toEqual({ kind: 'viewer', userId: 3 });
     expect(parseChange('listener:3')).toEqual({ kind: 'listener', userId: 3 });
+    expect(parseChange('joined:3')).toEqual({ kind: 'joined', userId: 3 });
   });
 
   it('that this version cannot read are left unheard', () => {
@@ -17,6 +18,8 @@ describe('cache notices', () => {
       'viewer:3:',
       'listener:',
       'listener:3:7',
+      'joined:',
+      'joined:3:7',
     ])
       expect(parseChange(payload), payload).toBeNull();
   });

@@ -14,8 +14,8 @@ export type Change =
   /** One listener's saved positions (migration 0025). */
   | { kind: 'listener'; userId: number }
   /**
-   * An account made this moment, announced to this instance only (no trigger sends it): it has
-   * no rows of its own yet, so its reader state need not be read. Other instances read it.
+   * An account just made, announced by the sign-up's own statement: it had no rows of its own
+   * then, and a notice of any it has since comes after this one.
    */
   | { kind: 'joined'; userId: number }
   | { kind: 'members' }
@@ -41,6 +41,7 @@ export function parseChange(payload: string): Change | null {
       const id = positiveInt(arg);
       return id === null ? null : { kind, id };
     }
+    case 'joined':
     case 'listener': {
       const userId = positiveInt(arg);
       return userId === null ? null : { kind, userId };

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Db } from '../../db/client.ts';
 import { authors, sessions, users } from '../../db/schema.ts';
+import { CACHE_CHANNEL } from '../../cache/changes.ts';
 
 /** Queries behind accounts and sessions. */
 export const authRepo = (db: Db) => ({
@@ -28,8 +29,9 @@ export const authRepo = (db: Db) => ({
   },
 
   /**
-   * A new account with its first session, in one statement; undefined when a unique index
-   * refused the account (the e-mail or username was taken meanwhile), and then no session.
+   * A new account with its first session, in one statement that also announces it ('joined'
+   * on the cache channel); undefined when a unique index refused the account (the e-mail or
+   * username was taken meanwhile), and then no session.
    */
   insertUserWithSession: async (
     v: { email: string; passwordHash: string; username: string },
@@ -43,7 +45,9 @@ export const authRepo = (db: Db) => ({
       s as (
         insert into sessions (id, user_id, expires_at)
         select ${session.id}, u.id, ${session.expiresAt.toISOString()}::timestamptz from u)
-      select id, username from u`)) as unknown as { rows: { id: number; username: string }[] };
+      select id, username, pg_notify(${CACHE_CHANNEL}, 'joined:' || id) from u`)) as unknown as {
+      rows: { id: number; username: string }[];
+    };
     return inserted.rows[0];
   },
 

@@ -167,7 +167,6 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
         throw (await repo.taken(email, username)).email
           ? conflict(EMAIL_TAKEN, 'email')
           : conflict(USERNAME_TAKEN, 'username');
-      cache?.feed.emit({ kind: 'joined', userId: user.id });
       // An account made this moment is no one's author: nothing to ask.
       return sessionToken(user, session, false);
     },

@@ -117,7 +117,8 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         else viewerStates.deleteGroup(String(change.userId));
         break;
       case 'joined':
-        readers.keep(change.userId, NO_ROWS);
+        // Unless read since: those rows are as new, or newer (a later write's notice drops them).
+        if (!readers.get(change.userId)) readers.keep(change.userId, NO_ROWS);
         break;
       case 'members':
         readers.clear();
