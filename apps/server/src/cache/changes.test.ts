@@ -6,7 +6,15 @@ describe('cache notices', () => {
     expect(parseChange('viewer:3:7')).toEqual({ kind: 'viewer', userId: 3, storyId: 7 });
     expect(parseChange('viewer:3')).toEqual({ kind: 'viewer', userId: 3 });
     expect(parseChange('listener:3')).toEqual({ kind: 'listener', userId: 3 });
-    expect(parseChange('joined:3')).toEqual({ kind: 'joined', userId: 3 });
+  });
+
+  it('name a new account with its first session, whose name may hold anything', () => {
+    const sid = '0b6f7f4e-2a8e-4c1b-9a57-2f1d3c4b5a69';
+    expect(parseChange(`joined:3:${sid}:1790000000000:ශ්‍රී: Kavi`)).toEqual({
+      kind: 'joined',
+      userId: 3,
+      session: { id: sid, expiresAt: 1790000000000, name: 'ශ්‍රී: Kavi' },
+    });
   });
 
   it('that this version cannot read are left unheard', () => {
@@ -19,7 +27,10 @@ describe('cache notices', () => {
       'listener:',
       'listener:3:7',
       'joined:',
-      'joined:3:7',
+      'joined:3',
+      'joined:3:7:1:x',
+      'joined:3:0b6f7f4e-2a8e-4c1b-9a57-2f1d3c4b5a69:1790000000000:',
+      'joined:3:0b6f7f4e-2a8e-4c1b-9a57-2f1d3c4b5a69:soon:x',
     ])
       expect(parseChange(payload), payload).toBeNull();
   });

@@ -14,17 +14,27 @@ export type Change =
   /** One listener's saved positions (migration 0025). */
   | { kind: 'listener'; userId: number }
   /**
-   * An account just made, announced by the sign-up's own statement: it had no rows of its own
-   * then, and a notice of any it has since comes after this one.
+   * An account just made with its first session, announced by the sign-up's own statement: it
+   * had no rows of its own then, and a notice of any change since comes after this one.
    */
-  | { kind: 'joined'; userId: number }
+  | { kind: 'joined'; userId: number; session: JoinedSession }
   | { kind: 'members' }
   /** Public lists and rendered pages (announced by the instance that changed them). */
   | { kind: 'public' }
   /** Anything: the notices may have been missed (a lost connection). */
   | { kind: 'all' };
 
+/** A sign-up's first session as its notice carries it (`joined:user:session:expiresAtMs:name`). */
+export interface JoinedSession {
+  id: string;
+  expiresAt: number;
+  name: string;
+}
+
 export const CACHE_CHANNEL = 'kathamala_cache';
+
+const SESSION_ID = /^[0-9a-f-]{36}$/;
+const JOINED = /^([1-9]\d{0,15}):([0-9a-f-]{36}):([1-9]\d{0,15}):(.+)$/s;
 
 const positiveInt = (s: string): number | null => (/^[1-9]\d{0,15}$/.test(s) ? Number(s) : null);
 
@@ -35,13 +45,22 @@ export function parseChange(payload: string): Change | null {
   const arg = at < 0 ? '' : payload.slice(at + 1);
   switch (kind) {
     case 'session':
-      return /^[0-9a-f-]{36}$/.test(arg) ? { kind, id: arg } : null;
+      return SESSION_ID.test(arg) ? { kind, id: arg } : null;
+    case 'joined': {
+      const [, user, id, expiresAt, name] = JOINED.exec(arg) ?? [];
+      return user && id && expiresAt && name
+        ? {
+            kind,
+            userId: Number(user),
+            session: { id, expiresAt: Number(expiresAt), name },
+          }
+        : null;
+    }
     case 'user':
     case 'story': {
       const id = positiveInt(arg);
       return id === null ? null : { kind, id };
     }
-    case 'joined':
     case 'listener': {
       const userId = positiveInt(arg);
       return userId === null ? null : { kind, userId };

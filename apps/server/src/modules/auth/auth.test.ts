@@ -223,6 +223,26 @@ describe('sessions', () => {
     expect((await me()).statusCode).toBe(401);
   });
 
+  it("keeps a session another instance's sign-up announces", async () => {
+    const token = await t.signup();
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    const me = () => t.app.inject({ url: '/api/v1/user/me', headers: bearer(token) });
+    const announce = async (payload: string) => {
+      await t.database.db.execute(sql`select pg_notify('kathamala_cache', ${payload})`);
+      await t.cacheBus.sync();
+    };
+    // Expired in the database with no notice, and dropped from memory here: refused.
+    await t.database.db.execute(
+      sql.raw(`do $$ begin set local session_replication_role = replica;
+        update sessions set expires_at = now() where id = '${claims.sid}'; end $$`),
+    );
+    await announce(`session:${claims.sid}`);
+    expect((await me()).statusCode).toBe(401);
+    // A sign-up's notice carries its session: the next request is answered from it.
+    await announce(`joined:${claims.sub}:${claims.sid}:${Date.now() + 3_600_000}:${claims.name}`);
+    expect((await me()).statusCode).toBe(200);
+  });
+
   it('refresh gives a working token for the same session; logout ends both', async () => {
     const token = await t.signup();
     const res = await t.app.inject({

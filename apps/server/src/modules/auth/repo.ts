@@ -45,7 +45,9 @@ export const authRepo = (db: Db) => ({
       s as (
         insert into sessions (id, user_id, expires_at)
         select ${session.id}, u.id, ${session.expiresAt.toISOString()}::timestamptz from u)
-      select id, username, pg_notify(${CACHE_CHANNEL}, 'joined:' || id) from u`)) as unknown as {
+      select id, username, pg_notify(${CACHE_CHANNEL},
+        concat_ws(':', 'joined', id, ${session.id}::text, ${String(session.expiresAt.getTime())}::text, username))
+      from u`)) as unknown as {
       rows: { id: number; username: string }[];
     };
     return inserted.rows[0];
