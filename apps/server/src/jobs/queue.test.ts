@@ -263,6 +263,25 @@ describe('job queue on a fresh database', () => {
   });
 });
 
+describe('job queue stopping', () => {
+  it('stops at once when a loop was fetching as the stop began', async () => {
+    const target = await freshTarget(false);
+    const database = await target.open();
+    try {
+      // A loop that finds nothing naps 15 polls (30 s here) unless woken.
+      const queue = await startJobQueue(database, { pollingIntervalSeconds: 2, onError: quiet });
+      await queue.work('stop-test', async () => {});
+      // The loop's first fetch is in flight now: it finds nothing after the stop woke everyone.
+      const started = Date.now();
+      await queue.stop();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  }, 40_000);
+});
+
 describe('job queue across a restart', () => {
   it('runs a job sent before the server stopped once it is back', async () => {
     const target = await freshTarget(true);

@@ -146,6 +146,8 @@ export async function startJobQueue(
   const wakers = new Map<string, Set<() => void>>();
   const nap = (name: string, ms: number) =>
     new Promise<void>((resolve) => {
+      // A loop whose fetch was in flight when stop() woke the others must not sleep past it.
+      if (stopping) return resolve();
       const set = wakers.get(name) ?? new Set();
       wakers.set(name, set);
       const wake = () => {
