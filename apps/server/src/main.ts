@@ -29,29 +29,32 @@ async function main() {
   // them), then the job queue waits for running handlers and the database closes (onClose
   // hooks). A second signal, or the drain outlasting the timeout, exits at once: a job cut off
   // is in a transaction that never committed and runs again after its expiry.
+  // The logger writes asynchronously and process.exit would drop its last lines: why a drain
+  // failed goes to stderr directly.
+  const exitNow = (code: number, why: string): never => {
+    process.stderr.write(`${new Date().toISOString()} ${why}\n`);
+    return process.exit(code);
+  };
   const drain = (signal: string) => {
-    if (draining) {
-      app.log.warn({ signal }, 'second signal: exiting without waiting');
-      process.exit(1);
-    }
+    if (draining) exitNow(1, `second signal (${signal}): exiting without waiting`);
     draining = true;
     app.log.info(
       { signal, timeoutSeconds: config.shutdownTimeoutSeconds },
       'draining: finishing requests and jobs',
     );
     setTimeout(() => {
-      app.log.error('drain timed out: exiting with work unfinished');
-      process.exit(1);
+      exitNow(1, 'drain timed out: exiting with work unfinished');
     }, config.shutdownTimeoutSeconds * 1000).unref();
     app.close().then(
       () => {
         app.log.info('drained: exiting');
         process.exit(0);
       },
-      (err: unknown) => {
-        app.log.error({ err }, 'error while draining');
-        process.exit(1);
-      },
+      (err: unknown) =>
+        exitNow(
+          1,
+          `error while draining: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`,
+        ),
     );
   };
   // A worker drains on the primary's SIGTERM only: Ctrl-C in a terminal sends SIGINT to every
