@@ -95,6 +95,11 @@ export class Memo<K, V> {
     return value;
   }
 
+  /** Keeps a value announced for a key unless one is kept already (as new, or newer). */
+  offer(key: K, value: V): void {
+    if (this.get(key) === undefined) this.keep(key, value);
+  }
+
   private set(key: K, value: V) {
     if (this.entries.size >= this.max) {
       // Maps iterate in insertion order: the first key is the oldest fill.

@@ -104,7 +104,7 @@ export function audioService(deps: AudioDeps) {
         positions.delete(change.userId);
         break;
       case 'joined':
-        if (!positions.get(change.userId)) positions.keep(change.userId, NO_POSITIONS);
+        positions.offer(change.userId, NO_POSITIONS);
         break;
       case 'stories':
       case 'all':

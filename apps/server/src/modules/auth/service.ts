@@ -66,9 +66,9 @@ export function authService(repo: AuthRepo, keys: TokenKeys, cache?: CacheDeps) 
   cache?.feed.on((change) => {
     if (change.kind === 'session') sessions.delete(change.id);
     else if (change.kind === 'user') sessions.deleteWhere((_, s) => s.userId === change.id);
-    else if (change.kind === 'joined' && !sessions.get(change.session.id))
+    else if (change.kind === 'joined')
       // A sign-up on any instance: a notice of its session's end would come after this one.
-      sessions.keep(change.session.id, {
+      sessions.offer(change.session.id, {
         userId: change.userId,
         name: change.session.name,
         expiresAt: change.session.expiresAt,

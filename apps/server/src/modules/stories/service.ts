@@ -118,7 +118,7 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         break;
       case 'joined':
         // Unless read since: those rows are as new, or newer (a later write's notice drops them).
-        if (!readers.get(change.userId)) readers.keep(change.userId, NO_ROWS);
+        readers.offer(change.userId, NO_ROWS);
         break;
       case 'members':
         readers.clear();
