@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { PreparingClient } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -77,9 +78,10 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   if (opts.databaseUrl) {
     const max = opts.poolMax ?? 10;
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max, Client: PreparingClient });
     const readPool = new pg.Pool({
       connectionString: opts.databaseUrl,
+      Client: PreparingClient,
       max: Math.max(2, Math.ceil(max / 4)),
     });
     // An idle connection ended by the server (restart, failover, admin) must not crash us:
