@@ -5,6 +5,15 @@ describe('cache notices', () => {
   it("name a reader's state of one story, or all of it", () => {
     expect(parseChange('viewer:3:7')).toEqual({ kind: 'viewer', userId: 3, storyId: 7 });
     expect(parseChange('viewer:3')).toEqual({ kind: 'viewer', userId: 3 });
+    expect(parseChange('viewer:3:7:rating:4.5')).toEqual({
+      kind: 'viewer',
+      userId: 3,
+      storyId: 7,
+      now: { rating: 4.5 },
+    });
+    expect(parseChange('viewer:3:7:rating:')).toMatchObject({ now: { rating: null } });
+    expect(parseChange('viewer:3:7:bookmark:1')).toMatchObject({ now: { bookmark: true } });
+    expect(parseChange('viewer:3:7:alert:0')).toMatchObject({ now: { alert: false } });
     expect(parseChange('listener:3')).toEqual({ kind: 'listener', userId: 3 });
   });
 
@@ -21,6 +30,11 @@ describe('cache notices', () => {
     for (const payload of [
       'viewer:3:x',
       'viewer:3:7:1',
+      'viewer:3:7:rating:x',
+      'viewer:3:7:bookmark:',
+      'viewer:3:7:bookmark:2',
+      'viewer:3:7:shelf:1',
+      'viewer:3:7:alert:1:2',
       'viewer::7',
       'viewer:0:7',
       'viewer:3:',

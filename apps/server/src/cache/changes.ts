@@ -9,8 +9,11 @@ export type Change =
   /** A story's episodes (added, edited, published, withdrawn); its row changes too when counts do. */
   | { kind: 'episodes'; storyId: number }
   | { kind: 'stories' }
-  /** One reader's reading state: of one story (a rating, bookmark or alert), or all of it. */
-  | { kind: 'viewer'; userId: number; storyId?: number }
+  /**
+   * One reader's reading state: of one story (a rating, bookmark or alert, with what it is `now`
+   * where the notice says it, migration 0027), or all of it.
+   */
+  | { kind: 'viewer'; userId: number; storyId?: number; now?: ReaderValue }
   /** One listener's saved positions (migration 0025). */
   | { kind: 'listener'; userId: number }
   /**
@@ -23,6 +26,20 @@ export type Change =
   | { kind: 'public' }
   /** Anything: the notices may have been missed (a lost connection). */
   | { kind: 'all' };
+
+/** One story's rating of a reader (null once removed), or whether they bookmarked it or want alerts. */
+export type ReaderValue = { rating: number | null } | { bookmark: boolean } | { alert: boolean };
+
+/** A reader's value as a notice spells it (`rating:4`, `rating:`, `bookmark:1`, `alert:0`), or null. */
+function readerValue(field: string, value: string): ReaderValue | null {
+  if (field === 'rating') {
+    if (value === '') return { rating: null };
+    return /^\d{1,2}(\.\d{1,8})?$/.test(value) ? { rating: Number(value) } : null;
+  }
+  if (value !== '0' && value !== '1') return null;
+  if (field === 'bookmark') return { bookmark: value === '1' };
+  return field === 'alert' ? { alert: value === '1' } : null;
+}
 
 /** A sign-up's first session as its notice carries it (`joined:user:session:expiresAtMs:name`). */
 export interface JoinedSession {
@@ -66,11 +83,14 @@ export function parseChange(payload: string): Change | null {
       return userId === null ? null : { kind, userId };
     }
     case 'viewer': {
-      const [user = '', story, ...rest] = arg.split(':');
+      const [user = '', story, field, value, ...rest] = arg.split(':');
       const userId = positiveInt(user);
       const storyId = story === undefined ? undefined : positiveInt(story);
       if (userId === null || storyId === null || rest.length > 0) return null;
-      return storyId === undefined ? { kind, userId } : { kind, userId, storyId };
+      if (storyId === undefined) return { kind, userId };
+      if (field === undefined) return { kind, userId, storyId };
+      const now = value === undefined ? null : readerValue(field, value);
+      return now === null ? null : { kind, userId, storyId, now };
     }
     case 'episodes': {
       const storyId = positiveInt(arg);

@@ -112,4 +112,17 @@ describe('Memo fills', () => {
     expect(await before).toBe('old');
     expect(memo.get('t')).toBeUndefined();
   });
+
+  it('applies an update to a kept value, and keeps no fill that was under way when it came', async () => {
+    const memo = new Memo<string, string>(10);
+    await fill(memo, 'k');
+    memo.update('k', (v) => `${v}+1`);
+    expect(memo.get('k')).toBe('vk+1');
+    let finish: (v: string) => void = () => {};
+    const before = memo.load('s', () => new Promise<string>((r) => (finish = r)));
+    memo.update('s', (v) => `${v}+1`);
+    finish('old');
+    expect(await before).toBe('old');
+    expect(memo.get('s')).toBeUndefined();
+  });
 });

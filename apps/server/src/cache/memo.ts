@@ -123,6 +123,19 @@ export class Memo<K, V> {
     if (keys?.delete(key) && keys.size === 0) this.groups!.delete(group);
   }
 
+  /**
+   * Replaces a kept value with `change(value)`: what a notice says changed, applied in place of a
+   * drop and a read. A fill in flight is spoiled, as by a drop (it may hold the value before).
+   */
+  update(key: K, change: (value: V) => V): void {
+    const flying = this.flights.get(key);
+    if (flying) flying.stale = true;
+    const kept = this.entries.get(key);
+    if (kept === undefined) return;
+    if (this.live()) this.entries.set(key, change(kept));
+    else this.forget(key);
+  }
+
   /** Drops one entry. */
   delete(key: K): void {
     const flying = this.flights.get(key);

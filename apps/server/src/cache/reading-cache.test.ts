@@ -81,13 +81,14 @@ describe('reading from memory', () => {
     const first = (await read(token, 1, other)).json().object;
     expect(first.bookmarked).toBe(false);
     expect(first.userRating).toBeNull();
-    // A change announced about the reader (an alert of the other story) reads their rows anew.
+    // A change announced about the reader (an alert of the other story) is taken into those
+    // rows: still nothing is read, so the unannounced bookmark stays unseen.
     await write(
       sql`insert into story_alerts (user_id, story_id) values (${userOf(token)}, ${other})`,
     );
     const after = (await read(token, 1, other)).json().object;
     expect(after.alertEnabled).toBe(true);
-    expect(after.bookmarked).toBe(true);
+    expect(after.bookmarked).toBe(false);
   });
 });
 
@@ -100,13 +101,35 @@ describe('a new reader', () => {
       sql`insert into bookmarks (user_id, story_id) values (${userOf(token)}, ${storyId})`,
     );
     expect((await read(token)).json().object.bookmarked).toBe(false);
-    // A change announced about the reader (an alert) reads their rows anew.
-    await write(
-      sql`insert into story_alerts (user_id, story_id) values (${userOf(token)}, ${storyId})`,
+    // A change announced about all of the reader (as a subscription's) reads their rows anew.
+    await write(sql`select pg_notify('kathamala_cache', ${`viewer:${userOf(token)}`})`);
+    expect((await read(token)).json().object.bookmarked).toBe(true);
+  });
+});
+
+describe("a reader's own rating, bookmark or alert, from any instance", () => {
+  it('is taken into the rows kept of them, without reading those rows again', async () => {
+    const token = await t.signup('Patched');
+    const id = userOf(token);
+    expect((await read(token)).json().object.userRating).toBeNull();
+    // An alert that no notice announces: were the reader's rows read again, reads would show it.
+    await behindTheCachesBack(
+      sql`insert into story_alerts (user_id, story_id) values (${id}, ${storyId})`,
     );
-    const after = (await read(token)).json().object;
-    expect(after.alertEnabled).toBe(true);
-    expect(after.bookmarked).toBe(true);
+    // Written as another instance or a job would: only the notices tell this instance.
+    await write(sql`insert into ratings (user_id, story_id, rating) values (${id}, ${storyId}, 4)`);
+    expect((await read(token)).json().object).toMatchObject({ userRating: 4, alertEnabled: false });
+    await write(sql`update ratings set rating = 2 where user_id = ${id} and story_id = ${storyId}`);
+    expect((await read(token)).json().object.userRating).toBe(2);
+    await write(sql`insert into bookmarks (user_id, story_id) values (${id}, ${storyId})`);
+    expect((await read(token)).json().object).toMatchObject({ userRating: 2, bookmarked: true });
+    await write(sql`delete from ratings where user_id = ${id} and story_id = ${storyId}`);
+    await write(sql`delete from bookmarks where user_id = ${id} and story_id = ${storyId}`);
+    expect((await read(token)).json().object).toMatchObject({
+      userRating: null,
+      bookmarked: false,
+      alertEnabled: false,
+    });
   });
 });
 

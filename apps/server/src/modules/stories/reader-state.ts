@@ -1,3 +1,5 @@
+import type { ReaderValue } from '../../cache/changes.ts';
+
 /**
  * A reader's own rows that story answers show (subscriptions, ratings, bookmarks, alerts), read
  * in one statement for all their stories: a reader opening a story they have not opened on this
@@ -70,3 +72,19 @@ export const NO_ROWS: ReaderState = readerStateOf({
   bookmarks: [],
   alerts: [],
 });
+
+/** The reader's rows with one story's rating, bookmark or alert as a notice says it is now. */
+export function withValue(reader: ReaderState, storyId: number, now: ReaderValue): ReaderState {
+  if ('rating' in now) {
+    const ratings = new Map(reader.ratings);
+    if (now.rating === null) ratings.delete(storyId);
+    else ratings.set(storyId, now.rating);
+    return { ...reader, ratings };
+  }
+  const [field, on] =
+    'bookmark' in now ? (['bookmarks', now.bookmark] as const) : (['alerts', now.alert] as const);
+  const stories = new Set(reader[field]);
+  if (on) stories.add(storyId);
+  else stories.delete(storyId);
+  return { ...reader, [field]: stories };
+}

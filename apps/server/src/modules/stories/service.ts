@@ -20,6 +20,7 @@ import {
   NO_STATE,
   readerStateOf,
   stateOfStory,
+  withValue,
   type ReaderState,
   type ViewerState,
 } from './reader-state.ts';
@@ -109,13 +110,16 @@ export function storiesService(repo: StoriesRepo, cache?: CacheDeps) {
         episodeRefs.deleteWhere((key) => key.startsWith(prefix));
         break;
       }
-      case 'viewer':
-        // A rating or bookmark changes one story's state; the reader's others stay warm. Their
-        // rows go, so a story not yet kept is read anew.
-        readers.delete(change.userId);
-        if (change.storyId) viewerStates.delete(`${change.userId}:${change.storyId}`);
-        else viewerStates.deleteGroup(String(change.userId));
+      case 'viewer': {
+        // A rating or bookmark changes one story's state; the reader's others stay warm. The
+        // notice says what it is now, so their rows take it and their next episode reads none.
+        const { userId, storyId, now } = change;
+        if (storyId && now) readers.update(userId, (rows) => withValue(rows, storyId, now));
+        else readers.delete(userId);
+        if (storyId) viewerStates.delete(`${userId}:${storyId}`);
+        else viewerStates.deleteGroup(String(userId));
         break;
+      }
       case 'joined':
         // Unless read since: those rows are as new, or newer (a later write's notice drops them).
         readers.offer(change.userId, NO_ROWS);
