@@ -80,6 +80,15 @@ interface LoadedKey {
   key: CryptoKey;
 }
 
+/** A key that signs (node:crypto, see signWith), with when it starts and whether it retires. */
+interface SigningKey {
+  kid: string;
+  jwk: JWK;
+  signer: KeyObject;
+  signsFrom: number;
+  retiring: boolean;
+}
+
 /** A fresh Ed25519 pair. */
 export async function generatePair(): Promise<KeyPair> {
   const { privateKey, publicKey } = await generateKeyPair(ALG, {
@@ -107,7 +116,7 @@ async function keyRing(
   load: () => Promise<KeySet>,
   opts: { refreshMs: number | null },
 ): Promise<TokenKeys> {
-  let signing: (LoadedKey & { signer: KeyObject; signsFrom: number; retiring: boolean })[] = [];
+  let signing: SigningKey[] = [];
   let verifying = new Map<string, LoadedKey>();
   const unknown = new Map<string, number>();
   let lastUnknownReload = 0;
@@ -132,7 +141,6 @@ async function keyRing(
         had ?? {
           kid: s.kid,
           jwk: publicOf(s.privateJwk, s.kid),
-          key: (await importJWK(s.privateJwk, ALG)) as CryptoKey,
           signer: createPrivateKey({ key: s.privateJwk as JsonWebKey, format: 'jwk' }),
           signsFrom: s.signsFrom,
           retiring: s.retiring,
