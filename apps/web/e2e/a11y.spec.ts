@@ -34,6 +34,9 @@ async function violations(page: Page, path: string): Promise<string[]> {
   );
 }
 
+// Each check opens its own page: they run side by side on Playwright's workers.
+test.describe.configure({ mode: 'parallel' });
+
 for (const lang of LANGS) {
   for (const width of WIDTHS) {
     test.describe(`axe, WCAG 2.1 AA, ${lang === 'en' ? 'English' : 'Sinhala'} at ${width} px`, () => {
