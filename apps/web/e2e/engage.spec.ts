@@ -8,6 +8,7 @@ import {
 import { apiPaths, COMMENT_PLATFORM, detailsPath, type StoryListItem } from '@kathamala/domain';
 import { findStory, newReader, partByApi } from './support/api.ts';
 import { useToken } from './support/session.ts';
+import { holdClock } from './support/clock.ts';
 
 /*
  * Readers engage on the story page: stars and claps, the bookmark, responses with replies,
@@ -69,16 +70,21 @@ test('stars: a half-step rating goes as one request and is there after a reload'
   const reader = await signup(request);
   await useToken(page, reader.token);
   const ratings = watchRatings(page);
+  await page.clock.install();
   await page.goto(detailsPath(story.storyId, 1));
 
   const stars = page.getByRole('slider', { name: 'Your rating' });
   await stars.scrollIntoViewIfNeeded();
   await stars.focus();
   const answered = page.waitForResponse((r) => r.url().includes('/api/v1/story/rate/'));
-  // Seven half steps from nothing, quicker than the 500 ms wait: one request for 3.5.
+  // Seven half steps from nothing within the 500 ms wait (the page's clock held still, so a
+  // slow machine's key presses cannot outlast it): one request for 3.5.
+  await holdClock(page);
   for (let i = 0; i < 7; i++) await page.keyboard.press('ArrowRight');
   await expect(stars).toHaveAttribute('aria-valuenow', '3.5');
+  await page.clock.runFor(600);
   expect((await answered).status()).toBe(200);
+  await page.clock.resume();
   await expect(page.getByText('Thank you! Your rating is saved.')).toBeVisible();
   expect(ratings).toHaveLength(1);
   expect(ratings[0]!.postDataJSON()).toEqual({ rating: '3.5' });
@@ -105,16 +111,21 @@ test('claps: a burst of three claps is one request with rating 3', async ({ page
   const reader = await signup(request);
   await useToken(page, reader.token);
   const ratings = watchRatings(page);
+  await page.clock.install();
   await page.goto(detailsPath(story.storyId, 1));
 
   const clap = page.getByRole('button', { name: 'Clap', exact: true });
   await clap.scrollIntoViewIfNeeded();
   const answered = page.waitForResponse((r) => r.url().includes('/api/v1/story/rate/'));
+  // Three claps within the 500 ms wait, on a clock held still as for the stars above.
+  await holdClock(page);
   await clap.click();
   await clap.click();
   await clap.click();
   await expect(page.getByTestId('clap-count')).toHaveText('3');
+  await page.clock.runFor(600);
   expect((await answered).status()).toBe(200);
+  await page.clock.resume();
   // Well past the 500 ms wait: still the one request.
   await page.waitForTimeout(1200);
   expect(ratings).toHaveLength(1);

@@ -12,6 +12,7 @@ import { StoryPage } from './pages/StoryPage.ts';
 import { findStory, signupByApi } from './support/api.ts';
 import { codeFromOutbox, dataDir, joinByApi, newMobile } from './support/carrier.ts';
 import { useToken } from './support/session.ts';
+import { holdClock } from './support/clock.ts';
 
 /*
  * Membership by mobile carrier in the browser: the wall's two steps with the code read from the
@@ -178,8 +179,8 @@ test('a reader without a subscription is told how to subscribe for 10 s, and the
   await page.goto(detailsPath(free.storyId, 1));
   await expect(page.locator('[data-episode-text]')).toBeVisible();
 
-  // The page's clock flows until now; held still from here, a slow machine cannot eat the 10 s.
-  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 500));
+  // Held still from here, so a slow machine cannot eat the 10 s.
+  await holdClock(page);
   const toggle = page.getByRole('button', { name: 'SMS alert for new episodes' });
   await toggle.click();
   const notice = page.getByRole('alert').filter({ hasText: 'Alerts' });
