@@ -42,7 +42,7 @@ export default defineConfig({
           exclude,
           // Each file builds its own app on its own database; outside an app the server's modules
           // keep only caches keyed by value (statement names, quoted URLs). So a worker evaluates
-          // the module graph once, not once per file: 403 s to 275 s for this pass on PGlite.
+          // the module graph once, not once per file (decision record 57).
           isolate: false,
         },
       },
