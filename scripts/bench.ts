@@ -15,17 +15,19 @@
 //    same body and the same headers in the same order (node:http adds Date, Connection,
 //    Keep-Alive and the length, as it does for the app); and once more one answering the same
 //    body with only its content type, the bench's ceiling before (our ~1 KB of security and
-//    rate-limit headers cost a bare server about a third of its throughput);
+//    rate-limit headers cost a bare server about a third of its throughput); and a third, the
+//    framework's own ceiling: Fastify with @fastify/rate-limit (the app's framework and limiter,
+//    nothing else) sending the same bytes from its route handler, FRAMEWORK_SERVER;
 // 5. runs wrk (-t1 -c32) against each: a 1 s warm-up each, then 5 rounds of 2 s in turn (app,
-//    bare, body-only bare; every other round in the reverse order), so that a spell of noise
-//    on a shared host, or its speed drifting through a round, falls on both sides of a ratio
-//    alike; each ratio is the median of its rounds' ratios, and the lowest and highest of them
-//    are printed beside it. Prints one table per database
-//    and process count: route, app req/s, bare req/s (means of the rounds), ratio (app / bare,
-//    same bytes), body-only bare req/s and the ratio to it, the CPU ratio (the bare server's
-//    CPU time per request over the app's, read from /proc around each round: on a shared host
-//    the req/s of a round also measure how much CPU the host left, this does not), p99
-//    latencies (the median round's); on PostgreSQL also 1 vs 2 processes.
+//    bare, body-only bare, Fastify; every other round in the reverse order), so that a spell of
+//    noise on a shared host, or its speed drifting through a round, falls on both sides of a
+//    ratio alike; each ratio is the median of its rounds' ratios, and the lowest and highest of
+//    them are printed beside it. Prints one table per database and process count: route, app
+//    req/s, bare req/s (means of the rounds), ratio (app / bare, same bytes), body-only bare
+//    req/s and the ratio to it, Fastify's req/s and its ratio to the bare server, the CPU ratio
+//    (the bare server's CPU time per request over the app's, read from /proc around each round:
+//    on a shared host the req/s of a round also measure how much CPU the host left, this does
+//    not), p99 latencies (the median round's); on PostgreSQL also 1 vs 2 processes.
 //    Any non-2xx answer or socket error is a problem (exit 1), but for the 503s the server
 //    sheds past capacity (plugins/pressure.ts) under the cache-missed search, which runs on
 //    PGlite's one connection: those are counted by the script, left out of req/s and noted.
@@ -125,6 +127,10 @@ interface RouteResult {
   /** The bare server sending the same body with only a content type (the bench's old ceiling). */
   bodyOnly?: WrkResult;
   bodyOnlyRatio?: number;
+  /** Fastify and its rate limit alone sending the same bytes (FRAMEWORK_SERVER). */
+  framework?: WrkResult;
+  /** Its req/s over the bare server's, as `ratio`: the most any app on them could reach. */
+  frameworkRatio?: number;
   /**
    * CPU per request, bare over app (same bytes): what each answer costs the server, apart
    * from how much CPU a noisy host happened to leave it in a round.
@@ -419,6 +425,25 @@ server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port +
 process.on('SIGTERM', () => process.exit(0));
 `;
 
+// Fastify with @fastify/rate-limit and nothing else, sending the app's bytes from its handler
+// for every GET: the app's framework and limiter, without its hooks, caches and routes. Its
+// ratio to the bare server is the ceiling of any app built on them. The x-ratelimit-* headers
+// come from the plugin itself, as in the app, at its one-minute window and a limit out of reach.
+const FRAMEWORK_SERVER = `
+const body = require('node:fs').readFileSync(process.env.BENCH_BODY_FILE);
+const pairs = JSON.parse(process.env.BENCH_HEADERS);
+const headers = {};
+for (let i = 0; i + 1 < pairs.length; i += 2)
+  if (!/^x-ratelimit-/i.test(pairs[i])) headers[pairs[i].toLowerCase()] = pairs[i + 1];
+const app = require('fastify')({ logger: false });
+app.register(require('@fastify/rate-limit'), { max: 1e9, timeWindow: 60000 }).after(() => {
+  app.get('*', (req, reply) => { reply.headers(headers).send(body); });
+});
+app.listen({ port: 0, host: '127.0.0.1' }).then(() =>
+  process.stdout.write(app.server.address().port + '\\n'));
+process.on('SIGTERM', () => process.exit(0));
+`;
+
 // Each request's URL differs while asking the same thing, so the response cache (keyed by URL)
 // misses and the search itself runs: every letter of the query is sent as itself or
 // percent-encoded in upper or lower case hex, and `page=1` is left out, put after or put
@@ -487,10 +512,13 @@ async function startBare(
   bodyFile: string,
   headers: string[],
   cpu: number | null,
+  script = BARE_SERVER,
 ): Promise<{ child: ChildProcess; port: number }> {
-  const [cmd, argv] = pinned(cpu, process.execPath, ['-e', BARE_SERVER]);
+  const [cmd, argv] = pinned(cpu, process.execPath, ['-e', script]);
   const child = track(
     spawn(cmd, argv, {
+      // From the repository, whose node_modules hold Fastify for FRAMEWORK_SERVER.
+      cwd: ROOT,
       env: { ...process.env, BENCH_BODY_FILE: bodyFile, BENCH_HEADERS: JSON.stringify(headers) },
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
@@ -656,9 +684,12 @@ function printResults(t: Table): void {
       'rounds',
       'body-only bare',
       'ratio to it',
+      'Fastify req/s',
+      'its ratio',
       'CPU ratio',
       'app µs/req',
       'bare µs/req',
+      'Fastify µs/req',
       'app p99',
       'bare p99',
       'bytes',
@@ -672,9 +703,12 @@ function printResults(t: Table): void {
       r.ratioRange ? `${r.ratioRange[0].toFixed(2)}-${r.ratioRange[1].toFixed(2)}` : '-',
       fmt(r.bodyOnly?.rps),
       r.bodyOnlyRatio === undefined ? '-' : r.bodyOnlyRatio.toFixed(3),
+      fmt(r.framework?.rps),
+      r.frameworkRatio === undefined ? '-' : r.frameworkRatio.toFixed(3),
       r.cpuRatio === undefined ? '-' : r.cpuRatio.toFixed(3),
       fmt(r.app && cpuPerRequest(r.app), 1),
       fmt(r.bare && cpuPerRequest(r.bare), 1),
+      fmt(r.framework && cpuPerRequest(r.framework), 1),
       r.app?.p99ms == null ? '-' : `${fmt(r.app.p99ms, 2)}ms`,
       r.bare?.p99ms == null ? '-' : `${fmt(r.bare.p99ms, 2)}ms`,
       String(r.bytes),
@@ -879,7 +913,10 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       try {
         for (const bodyOnly of [false, true])
           bares.push(await startBare(bodyFile, bareHeaders(first, bodyOnly), serverCpu));
-        const [appRounds, bareRounds, bodyOnlyRounds] = await measureInTurn(
+        bares.push(
+          await startBare(bodyFile, bareHeaders(first, false), serverCpu, FRAMEWORK_SERVER),
+        );
+        const [appRounds, bareRounds, bodyOnlyRounds, frameworkRounds] = await measureInTurn(
           [
             { port: app.port, pid: app.child.pid },
             ...bares.map((b) => ({ port: b.port, pid: b.child.pid })),
@@ -893,12 +930,15 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
         r.ratio = pairedRatio(appRounds!, bareRounds!);
         r.ratioRange = ratioRange(appRounds!, bareRounds!);
         r.bodyOnlyRatio = pairedRatio(appRounds!, bodyOnlyRounds!);
+        r.framework = merged(frameworkRounds!);
+        r.frameworkRatio = pairedRatio(frameworkRounds!, bareRounds!);
         r.cpuRatio = cpuRatio(r.app, r.bare);
       } finally {
         for (const bare of bares) await stop(bare.child);
       }
       console.log(
-        ` app ${fmt(r.app.rps)} req/s, bare ${fmt(r.bare.rps)} (body only ${fmt(r.bodyOnly.rps)})`,
+        ` app ${fmt(r.app.rps)} req/s, bare ${fmt(r.bare.rps)} (body only ${fmt(r.bodyOnly.rps)},` +
+          ` Fastify ${fmt(r.framework.rps)})`,
       );
       const failed = r.app.non2xx - r.app.shed;
       if (failed) r.problems.push(`${failed} non-2xx answers under load`);
@@ -1003,7 +1043,7 @@ async function main(): Promise<number> {
   const loadBefore = os.loadavg();
   console.log(
     `bench: wrk -t1 -c${CONNECTIONS}, a ${WARMUP_S}s warm-up each, then ${ROUNDS} rounds of ` +
-      `${DURATION_S}s in turn (app, bare, body-only bare); ` +
+      `${DURATION_S}s in turn (app, bare, body-only bare, Fastify); ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')}; ${os.cpus().length} CPUs` +
       (CAN_PIN ? '' : '; taskset missing or one CPU: nothing pinned'),
   );
@@ -1038,6 +1078,7 @@ async function main(): Promise<number> {
   }
   console.log(
     `\nratio = app req/s / bare node:http req/s (same bytes: headers and body), the median of ${ROUNDS} rounds run in turn; ` +
+      `its ratio = Fastify with @fastify/rate-limit alone, sending the same bytes, over the same bare server: the ceiling of an app on them; ` +
       `CPU ratio = the bare server's CPU time per request / the app's (its process and children, from /proc; ` +
       `PostgreSQL's own time not counted), over all rounds: what an answer costs, whatever CPU the host left each round; ` +
       `load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ` +
