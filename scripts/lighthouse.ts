@@ -15,6 +15,7 @@
 // that is already running instead; no static copies then), LIGHTHOUSE_REPORTS (a directory for
 // the full JSON reports), LIGHTHOUSE_PAGES (a comma-separated subset: home,details,episode).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -143,14 +144,19 @@ async function main() {
   let server: ChildProcess | null = null;
   let tmp: string | null = null;
   let chrome: chromeLauncher.LaunchedChrome | null = null;
-  const stop = () => {
-    if (server && server.exitCode === null) server.kill('SIGTERM');
+  // The data directory goes only once the server has drained: removed under it, PGlite's
+  // shutdown aborts on its missing files.
+  const stop = async () => {
     if (chrome) void chrome.kill();
+    if (server && server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      server.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+    }
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   };
   process.on('SIGINT', () => {
-    stop();
-    process.exit(130);
+    void stop().finally(() => process.exit(130));
   });
   try {
     let base = process.env.LIGHTHOUSE_URL?.replace(/\/$/, '');
@@ -250,7 +256,7 @@ async function main() {
     mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
     writeFileSync(path.join(ROOT, '.tmp', 'lighthouse.json'), JSON.stringify(results, null, 2));
   } finally {
-    stop();
+    await stop();
   }
 }
 
