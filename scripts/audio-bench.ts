@@ -35,6 +35,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { findFfmpeg, renderRenditions } from '../apps/server/src/modules/audio/ffmpeg.ts';
+import { stopChild } from './stop-child.ts';
 
 /** What this script reads of autocannon's answer (the package ships no types). */
 interface AutocannonResult {
@@ -108,14 +109,6 @@ function startServer(dataDir: string) {
   });
   children.push(child);
   return child;
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await Promise.race([exited, sleep(20_000)]);
-  if (child.exitCode === null) child.kill('SIGKILL');
 }
 
 /** The bare server: node:http, range-parser, fs.createReadStream, the app's headers. */
@@ -223,7 +216,7 @@ async function streaming() {
       },
       author.accesstoken,
     );
-    await stop(server);
+    await stopChild(server, 20_000);
     const prefix = randomBytes(12).toString('hex');
     const file = path.join(dataDir, 'objects/audio', prefix, 'standard.m4a');
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -318,7 +311,7 @@ async function streaming() {
     console.log(
       `server RSS: idle ${(idle / MB).toFixed(1)} MB, peak ${(peak / MB).toFixed(1)} MB, +${grew.toFixed(1)} MB (limit +50 MB): ${grew <= 50 ? 'ok' : 'OVER'}`,
     );
-    await stop(server);
+    await stopChild(server, 20_000);
     bare.kill('SIGKILL');
     return { ratio: median(ratios), idleMb: idle / MB, peakMb: peak / MB };
   } finally {

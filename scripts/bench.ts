@@ -75,6 +75,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { stopChild } from './stop-child.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -159,15 +160,6 @@ function track(child: ChildProcess): ChildProcess {
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
-}
-
-async function stop(child: ChildProcess, graceMs = 10_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
 }
 
 function killAllNow(): void {
@@ -934,7 +926,7 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
         r.frameworkRatio = pairedRatio(frameworkRounds!, bareRounds!);
         r.cpuRatio = cpuRatio(r.app, r.bare);
       } finally {
-        for (const bare of bares) await stop(bare.child);
+        for (const bare of bares) await stopChild(bare.child, 10_000);
       }
       console.log(
         ` app ${fmt(r.app.rps)} req/s, bare ${fmt(r.bare.rps)} (body only ${fmt(r.bodyOnly.rps)},` +
@@ -946,7 +938,7 @@ async function runTable(db: Db, workers: number, databaseUrl: string | null): Pr
       if (r.app.socketErrors) r.problems.push(`${r.app.socketErrors} socket errors`);
     }
   } finally {
-    await stop(app.child, 30_000);
+    await stopChild(app.child, 30_000);
   }
   printResults(table);
   return table;

@@ -15,7 +15,6 @@
 // that is already running instead; no static copies then), LIGHTHOUSE_REPORTS (a directory for
 // the full JSON reports), LIGHTHOUSE_PAGES (a comma-separated subset: home,details,episode).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -23,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { stopChild } from './stop-child.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
@@ -148,11 +148,7 @@ async function main() {
   // shutdown aborts on its missing files.
   const stop = async () => {
     if (chrome) void chrome.kill();
-    if (server && server.exitCode === null && server.signalCode === null) {
-      const exited = once(server, 'exit');
-      server.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
-    }
+    if (server) await stopChild(server, 30_000);
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   };
   process.on('SIGINT', () => {

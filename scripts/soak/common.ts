@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { stopChild } from '../stop-child.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
@@ -191,16 +192,8 @@ export const exited = (child: ChildProcess) =>
     : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 /** SIGTERM and wait; answers the exit code (null after a forced kill). */
-export async function stopServer(server: Server, graceMs = 30_000): Promise<number | null> {
-  const { child } = server;
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    await exited(child);
-    clearTimeout(timer);
-  }
-  return child.exitCode;
-}
+export const stopServer = (server: Server, graceMs = 30_000): Promise<number | null> =>
+  stopChild(server.child, graceMs);
 
 /** kill -9, and wait until it is gone. */
 export async function killServer(server: Server) {
