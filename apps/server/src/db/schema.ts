@@ -522,8 +522,8 @@ export const comments = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('comments_story_part_idx').on(t.storyId, t.partNumber, t.createdAt),
-    index('comments_parent_idx').on(t.parentId, t.createdAt),
+    index('comments_story_part_idx').on(t.storyId, t.partNumber, t.createdAt, t.id),
+    index('comments_parent_idx').on(t.parentId, t.createdAt, t.id),
     index('comments_user_idx').on(t.userId),
   ],
 );
