@@ -211,10 +211,14 @@ export function commentsService(deps: CommentsDeps) {
     ): Promise<{ comments: Comment[]; followers: Follower[] }> {
       const story = await deps.story(storyId);
       if (!story || !isVisible(story)) throw storyGone();
-      const rows = await repo.topLevel(storyId, partNumber, COMMENTS_LISTED, viewer.userId);
+      // Two independent reads: asked together, the list waits for one round trip, not two.
+      const [rows, followers] = await Promise.all([
+        repo.topLevel(storyId, partNumber, COMMENTS_LISTED, viewer.userId),
+        repo.followersOf(viewer.userId, FOLLOWERS_LISTED),
+      ]);
       return {
         comments: rows.map((r) => toComment(r, viewer.userId, story.authorUserId)),
-        followers: await repo.followersOf(viewer.userId, FOLLOWERS_LISTED),
+        followers,
       };
     },
 
