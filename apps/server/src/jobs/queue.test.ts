@@ -34,9 +34,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quiet = () => {};
 
 /** Waits until `check` holds, polling; fails after `ms`. */
-async function eventually(check: () => boolean, ms = 8000) {
+async function eventually(check: () => boolean | Promise<boolean>, ms = 8000) {
   const until = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > until) throw new Error('condition not met in time');
     await sleep(50);
   }
@@ -140,12 +140,14 @@ describe('job queue', () => {
     await queue.send('retry-test', {}, { retryDelay: 0, retryBackoff: false });
     await eventually(() => done);
     expect(attempts).toBe(2);
-    expect(
-      await rows(
+    const job = async () =>
+      (await rows(
         database,
         sql`select state, retry_count from pgboss.job where name = 'retry-test'`,
-      ),
-    ).toEqual([{ state: 'completed', retry_count: 1 }]);
+      )) as { state: string; retry_count: number }[];
+    // pg-boss records the outcome after the handler returns: wait for it to leave 'active'.
+    await eventually(async () => (await job())[0]?.state !== 'active');
+    expect(await job()).toEqual([{ state: 'completed', retry_count: 1 }]);
   });
 
   it('runs jobs fetched in a batch once each; a failing one is retried alone', async () => {
