@@ -1,3 +1,4 @@
+import { createPrivateKey, generateKeyPairSync, sign, type JsonWebKey } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import {
   exportJWK,
   generateKeyPair,
   jwtVerify,
+  SignJWT,
 } from 'jose';
 import { sql } from 'drizzle-orm';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -160,6 +162,42 @@ describe('token keys in the database', () => {
       (await exportJWK(other.publicKey)).x,
     ]);
     expect((await k.verify(await k.sign(claims, 60))).sub).toBe('1');
+  });
+
+  it('verifies our own tokens only: EdDSA by a known key, unexpired, in compact form', async () => {
+    const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+    const jwk = await exportJWK(privateKey);
+    const k = await keysOf({ ...loadConfig({ TOKEN_SIGNING_KEY: JSON.stringify(jwk) }).keys });
+    const signer = createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const now = Math.floor(Date.now() / 1000);
+    const token = (header: object, payload: object, key = signer) => {
+      const input = `${b64(header)}.${b64(payload)}`;
+      return `${input}.${sign(null, Buffer.from(input), key).toString('base64url')}`;
+    };
+    const header = { alg: 'EdDSA', kid: k.kid, typ: 'JWT' };
+    const payload = { ...claims, iat: now, exp: now + 60 };
+    // Another JWT library's token, signed with our key, is ours.
+    const fromJose = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'EdDSA', kid: k.kid })
+      .setIssuedAt()
+      .setExpirationTime('1m')
+      .sign(privateKey);
+    expect((await k.verify(fromJose)).sub).toBe('1');
+    expect((await k.verify(token(header, payload))).name).toBe('A');
+    const refused = [
+      token({ ...header, alg: 'none' }, payload),
+      token({ ...header, crit: ['b64'], b64: true }, payload),
+      token(header, { ...payload, exp: undefined }),
+      token(header, { ...payload, exp: now - 1 }),
+      token(header, { ...payload, nbf: now + 60 }),
+      token({ ...header, kid: 'not-a-key-we-have' }, payload),
+      token(header, payload, generateKeyPairSync('ed25519').privateKey),
+      `${token(header, payload)}=`,
+      `${token(header, payload)}.`,
+      token(header, payload).replace(/\.(\w)/, '.+$1'),
+    ];
+    for (const t of refused) await expect(k.verify(t), t).rejects.toThrow();
   });
 
   it('shares a secret: the first stored wins, sealed', async () => {

@@ -1,4 +1,6 @@
 import { argon2Sync, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
@@ -42,5 +44,18 @@ describe('passwords', () => {
     expect(await verifyPassword('Cafe\u0301', stored)).toBe(true);
     expect(await verifyPassword('cafe', stored)).toBe(false);
     expect(await verifyPassword('Café', 'not a hash')).toBe(false);
+  });
+
+  it('leaves a thread of the pool free: a file read during a burst of sign-ups does not wait', async () => {
+    let hashed = 0;
+    const burst = Array.from({ length: 12 }, (_, i) =>
+      hashPassword(`burst ${i}`).then(() => hashed++),
+    );
+    // libuv runs its queue in order: with every thread hashing, this read waited for 9 hashes.
+    await readFile(fileURLToPath(import.meta.url));
+    const hashedWhenRead = hashed;
+    await Promise.all(burst);
+    expect(hashedWhenRead).toBeLessThan(3);
+    expect(hashed).toBe(12);
   });
 });

@@ -16,6 +16,30 @@ const KEY_LEN = 32;
 const SALT_LEN = 16;
 const CURRENT = `$argon2id$v=19$m=${ARGON2.memory},t=${ARGON2.passes},p=${ARGON2.parallelism}$`;
 
+/**
+ * Hashes in flight at once, per process: one fewer than libuv's threadpool has threads (4 unless
+ * UV_THREADPOOL_SIZE says otherwise), so file reads and WebCrypto never wait for a thread behind a
+ * burst of sign-ups' 8 ms hashes, and fewer hashing threads take turns with the event loop for the
+ * cores (decision 58).
+ */
+const HASH_SLOTS = Math.max(1, (Number(process.env.UV_THREADPOOL_SIZE) || 4) - 1);
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs `derive` when a hashing slot is free; later callers wait their turn, first come first served. */
+async function inSlot<T>(derive: () => Promise<T>): Promise<T> {
+  if (hashing >= HASH_SLOTS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else hashing++;
+  try {
+    return await derive();
+  } finally {
+    // The slot passes straight to the next in line, so a newcomer cannot take it first.
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
 /** Bounds an old scrypt hash's memory (128 * N * r bytes) when checking it. */
 const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 
@@ -30,24 +54,29 @@ const deriveArgon2 = (
   p: { memory: number; passes: number; parallelism: number },
   length: number,
 ) =>
-  hashRaw(password.normalize('NFC'), {
-    algorithm: ARGON2ID,
-    salt,
-    memoryCost: p.memory,
-    timeCost: p.passes,
-    parallelism: p.parallelism,
-    outputLen: length,
-  });
+  inSlot(() =>
+    hashRaw(password.normalize('NFC'), {
+      algorithm: ARGON2ID,
+      salt,
+      memoryCost: p.memory,
+      timeCost: p.passes,
+      parallelism: p.parallelism,
+      outputLen: length,
+    }),
+  );
 
 const deriveScrypt = (password: string, salt: Buffer, n: number, r: number, p: number) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(
-      password.normalize('NFC'),
-      salt,
-      KEY_LEN,
-      { N: n, r, p, maxmem: SCRYPT_MAXMEM },
-      (err, key) => (err ? reject(err) : resolve(key)),
-    ),
+  inSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(
+          password.normalize('NFC'),
+          salt,
+          KEY_LEN,
+          { N: n, r, p, maxmem: SCRYPT_MAXMEM },
+          (err, key) => (err ? reject(err) : resolve(key)),
+        ),
+      ),
   );
 
 /** Hashes a password with argon2id at today's parameters. */
