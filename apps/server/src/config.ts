@@ -14,7 +14,7 @@ export interface Config {
   /**
    * PostgreSQL connections a server process gives its writers and jobs (DATABASE_POOL_MAX); the
    * reading path has a quarter as many of its own, at least 2 (db/client.ts), and the cache bus
-   * one. 6 by default (decision record 56): more let more statements run at once than a small
+   * one. 4 by default (decision record 56): more let more statements run at once than a small
    * database has cores, and their backends take the CPU from the servers' event loops.
    */
   databasePoolMax: number;
@@ -379,7 +379,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: path.resolve(env.DATA_DIR || path.join(repoRoot, 'data')),
     databaseUrl,
-    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 6, 1, 1000),
+    databasePoolMax: readInt(env, 'DATABASE_POOL_MAX', 4, 1, 1000),
     publicUrl,
     imagesHost: readUrl(env, 'IMAGES_HOST', `${publicUrl}/images`),
     demoSeed: readBool(env, 'DEMO_SEED', true),
