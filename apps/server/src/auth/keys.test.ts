@@ -198,6 +198,10 @@ describe('token keys in the database', () => {
       token(header, payload).replace(/\.(\w)/, '.+$1'),
     ];
     for (const t of refused) await expect(k.verify(t), t).rejects.toThrow();
+    // An expired token says so, as jose would: a mail link answers "expired", not "not valid".
+    await expect(k.verify(token(header, { ...payload, exp: now - 1 }))).rejects.toMatchObject({
+      code: 'ERR_JWT_EXPIRED',
+    });
   });
 
   it('shares a secret: the first stored wins, sealed', async () => {

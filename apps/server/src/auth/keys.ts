@@ -12,6 +12,7 @@ import {
   calculateJwkThumbprint,
   decodeJwt,
   decodeProtectedHeader,
+  errors,
   exportJWK,
   generateKeyPair,
   type JWK,
@@ -107,17 +108,22 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 function checked(token: string, key: KeyObject): JWTPayload {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part)))
-    throw new Error('Not a compact JWS.');
+    throw new errors.JWSInvalid('Not a compact JWS.');
   const header = decodeProtectedHeader(token);
-  if (header.alg !== ALG || 'crit' in header) throw new Error('Unexpected token header.');
+  if (header.alg !== ALG) throw new errors.JOSEAlgNotAllowed('Unexpected token algorithm.');
+  if ('crit' in header) throw new errors.JOSENotSupported('Unexpected critical header.');
   const signed = Buffer.from(`${parts[0]}.${parts[1]}`);
   if (!verifyBytes(null, signed, key, Buffer.from(parts[2]!, 'base64url')))
-    throw new Error('Bad token signature.');
+    throw new errors.JWSSignatureVerificationFailed();
   const claims = decodeJwt(token);
   const now = Date.now() / 1000;
-  if (typeof claims.exp !== 'number' || claims.exp <= now) throw new Error('Token expired.');
+  // jose's own errors, so callers tell an expired link from a forged one by `code`.
+  if (typeof claims.exp !== 'number')
+    throw new errors.JWTClaimValidationFailed('No "exp" claim.', claims, 'exp', 'missing');
+  if (claims.exp <= now)
+    throw new errors.JWTExpired('"exp" claim timestamp check failed', claims, 'exp');
   if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || claims.nbf > now))
-    throw new Error('Token not yet valid.');
+    throw new errors.JWTClaimValidationFailed('"nbf" claim timestamp check failed', claims, 'nbf');
   return claims;
 }
 
