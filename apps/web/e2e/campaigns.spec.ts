@@ -83,8 +83,9 @@ test('a reader answers a questionnaire in Sinhala on a phone; an editor sees it 
   await expect(card.getByText(`${total} responses`)).toBeVisible();
   const bar = card.locator(`[data-choice="${choice.id}"] [data-count]`);
   await expect(bar).toHaveText(String((before.counts[genre.id]?.[choice.id] ?? 0) + 1));
-  // Mobiles are masked on the page.
-  await expect(card.getByText(`077 XXX X${mobile.normalized.slice(-3)}`)).toBeVisible();
+  // Mobiles are masked on the page. Another journey's answer may end in the same three digits
+  // (newMobile's end comes from the clock), so the masked form may show more than once.
+  await expect(card.getByText(`077 XXX X${mobile.normalized.slice(-3)}`).first()).toBeVisible();
   await expect(card.getByText(mobile.normalized)).toHaveCount(0);
   if (SHOTS) await ed.screenshot({ path: `${SHOTS}/manage-1280-en.png`, fullPage: true });
 
