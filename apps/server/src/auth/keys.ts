@@ -17,6 +17,7 @@ import {
   generateKeyPair,
   type JWK,
   type JWTPayload,
+  type ProtectedHeaderParameters,
 } from 'jose';
 import { MEMBERSHIP, type TokenClaims } from '@kathamala/domain';
 import type { Db } from '../db/client.ts';
@@ -99,21 +100,29 @@ interface SigningKey {
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
- * The claims of a compact JWS signed by `key`, checked the way signWith makes them: EdDSA, no
- * `crit`, a valid signature, an `exp` to come and any `nbf` past. node:crypto checks the
- * signature in one synchronous call of about 100 µs; jose checks it through WebCrypto, which
- * runs on libuv's threadpool, where a reader's first request waited behind password hashes
- * (decision 58). jose still parses the header and the claims.
+ * The header of a compact JWS in the form signWith makes (EdDSA, no `crit`), checked before any
+ * key is looked up, so a token of another form never sends us to the database for its `kid`.
  */
-function checked(token: string, key: KeyObject): JWTPayload {
+function headerOf(token: string): ProtectedHeaderParameters {
   const parts = token.split('.');
   if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part)))
     throw new errors.JWSInvalid('Not a compact JWS.');
   const header = decodeProtectedHeader(token);
   if (header.alg !== ALG) throw new errors.JOSEAlgNotAllowed('Unexpected token algorithm.');
   if ('crit' in header) throw new errors.JOSENotSupported('Unexpected critical header.');
-  const signed = Buffer.from(`${parts[0]}.${parts[1]}`);
-  if (!verifyBytes(null, signed, key, Buffer.from(parts[2]!, 'base64url')))
+  return header;
+}
+
+/**
+ * The claims of a token whose header headerOf accepted, when `key` signed it, its `exp` is to
+ * come and any `nbf` past. node:crypto checks the signature in one synchronous call of about
+ * 100 µs; jose checks it through WebCrypto, which runs on libuv's threadpool, where a reader's
+ * first request waited behind password hashes (decision 58). jose still parses the claims.
+ */
+function checked(token: string, key: KeyObject): JWTPayload {
+  const [header, payload, signature] = token.split('.');
+  const signed = Buffer.from(`${header}.${payload}`);
+  if (!verifyBytes(null, signed, key, Buffer.from(signature!, 'base64url')))
     throw new errors.JWSSignatureVerificationFailed();
   const claims = decodeJwt(token);
   const now = Date.now() / 1000;
@@ -220,7 +229,7 @@ async function keyRing(
 
   /** The verifying key for a token's kid, reloading once when the kid is new to us. */
   const keyFor = async (token: string): Promise<KeyObject> => {
-    const kid = decodeProtectedHeader(token).kid ?? current().kid;
+    const kid = headerOf(token).kid ?? current().kid;
     const found = verifying.get(kid);
     if (found) return found.key;
     const now = Date.now();
