@@ -1,5 +1,5 @@
 import { argon2Sync, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -46,16 +46,17 @@ describe('passwords', () => {
     expect(await verifyPassword('Café', 'not a hash')).toBe(false);
   });
 
-  it('leaves a thread of the pool free: a file read during a burst of sign-ups does not wait', async () => {
+  it('leaves a thread of the pool free: a file stat during a burst of sign-ups does not wait', async () => {
     let hashed = 0;
     const burst = Array.from({ length: 12 }, (_, i) =>
       hashPassword(`burst ${i}`).then(() => hashed++),
     );
-    // libuv runs its queue in order: with every thread hashing, this read waited for 9 hashes.
-    await readFile(fileURLToPath(import.meta.url));
+    // libuv runs its queue in order: with every thread hashing, this stat waited for 9 hashes.
+    // One call on the pool; a busy machine may still finish a few hashes meanwhile.
+    await stat(fileURLToPath(import.meta.url));
     const hashedWhenRead = hashed;
     await Promise.all(burst);
-    expect(hashedWhenRead).toBeLessThan(3);
+    expect(hashedWhenRead).toBeLessThan(6);
     expect(hashed).toBe(12);
   });
 });
